@@ -1,0 +1,120 @@
+#pragma once
+// The Engine: the one owner of simulation state (DESIGN.md). Single-threaded, no I/O, no clocks:
+// callers apply inputs during a tick and then step it; the same inputs in the same ticks give the
+// same frames, byte for byte.
+//
+//   tick N:  apply(input)...  -> replies stamped N      (phase P1, arrival order)
+//            step()           -> frame N                (idle pass, P2 polls, P3 advance,
+//                                                        P4 partner logic, P5 emit); then N+1
+
+#include "engine/sim/event.hpp"
+#include "engine/sim/types.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace emote::content {
+class catalog;
+}
+
+namespace emote::sim {
+
+enum class cooldown_mode : std::uint8_t { start, stop };
+
+/// One access rule (players.md §6.4). `cooldown` is either a tick offset ("95t" → subtract 95) or
+/// a factor ("x0.5"); `idle` is optional.
+struct access_rule {
+  struct cooldown_modifier {
+    bool is_factor = false;
+    double factor = 1.0;       ///< when is_factor
+    std::int64_t ticks = 0;    ///< when !is_factor
+  };
+  struct idle_settings {
+    std::int64_t delay = 3600;
+    std::vector<std::string> emotes; ///< ids or patterns (equal form) ...
+    std::vector<std::int32_t> weights; ///< ... or ids with weights (weighted form; same length)
+  };
+  std::string permission;
+  std::vector<std::string> emotes; ///< patterns: "*", an identifier, or an ECMAScript regex
+  std::optional<cooldown_modifier> cooldown;
+  std::optional<idle_settings> idle;
+};
+
+struct engine_config {
+  std::int64_t seed = 0;
+  std::int32_t max_active_display_entities = 512; ///< 0 = unlimited
+  sim::cooldown_mode cooldown_mode = sim::cooldown_mode::start;
+  std::vector<std::string> disabled;
+  std::vector<access_rule> permissions = default_permissions();
+  std::int32_t max_players = 10000;
+
+  static std::vector<access_rule> default_permissions();
+};
+
+/// What `state.get` reports (protocol.md §4).
+struct state_snapshot {
+  struct player_entry {
+    std::string player;
+    std::optional<session_id> session;
+    std::optional<sim::role> role; ///< partner also while only reserved
+    bool reserved = false;
+  };
+  struct session_entry {
+    session_id session = 0;
+    std::string emote;
+    std::string state; ///< SOLO, OFFERING, WAITING, MATCHED, TIMEOUT
+    std::int64_t tick = 0; ///< ticks advanced since start
+    std::string initiator;
+    std::optional<std::string> partner;
+  };
+  struct cooldown_entry {
+    std::string player;
+    std::string emote;
+    std::string state; ///< "cooldown" | "in_use" | "cooling_down"
+    std::int64_t remaining_ticks = 0;
+  };
+  std::vector<player_entry> players;
+  std::vector<session_entry> sessions;
+  std::vector<cooldown_entry> cooldowns;
+};
+
+class engine {
+public:
+  engine(std::shared_ptr<const content::catalog> catalog, engine_config config);
+  ~engine();
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  /// The tick now accepting inputs (0 after construction).
+  [[nodiscard]] tick_number tick() const noexcept;
+
+  /// Apply one input in P1 of the current tick.
+  reply apply(const input& in);
+
+  /// Run the rest of the current tick (idle pass, P2..P5) and return its frame. The reference
+  /// (and the string data inside) stays valid until the next call to apply() or step().
+  const frame& step();
+
+  /// Stop every playback with RELOAD (their records go to the next frame) and use `catalog`
+  /// from now on. Cooldowns survive.
+  void reload(std::shared_ptr<const content::catalog> catalog);
+
+  /// Stop every playback with SERVER_STOPPING; call step() once more to collect the records.
+  void shutdown();
+
+  [[nodiscard]] const content::catalog& catalog() const noexcept;
+  [[nodiscard]] std::shared_ptr<const content::catalog> catalog_ptr() const noexcept;
+  [[nodiscard]] state_snapshot state(const std::optional<std::string>& player) const;
+  [[nodiscard]] std::int64_t active_displays() const noexcept;
+  [[nodiscard]] std::size_t player_count() const noexcept;
+  [[nodiscard]] std::size_t session_count() const noexcept;
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace emote::sim
