@@ -1,12 +1,52 @@
-// emote-sim: the command-line entry point.
+// emote-sim: the command-line entry point; dispatches to the subcommands of server/commands.hpp.
+#include "server/commands.hpp"
+
+#include <array>
 #include <cstdio>
-#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace emote::server {
+namespace {
+
+// Subcommands, in the order `--help` lists them.
+constexpr std::array<command_entry, 0> commands{{
+}};
+
+void print_help(std::FILE* out) {
+  std::fprintf(out, "emote-sim %s: a server-side playback simulator for the Emote mod\n\n",
+               EMOTE_SIM_VERSION);
+  std::fprintf(out, "usage: emote-sim COMMAND [ARGS...]\n\ncommands:\n");
+  for (const auto& c : commands) {
+    std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
+  }
+  std::fprintf(out, "  --version | --help | COMMAND --help\n");
+}
+
+} // namespace
+} // namespace emote::server
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+  using namespace emote::server;
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_help(stderr);
+    return 2;
+  }
+  if (args[0] == "--version") {
     std::printf("emote-sim %s\n", EMOTE_SIM_VERSION);
     return 0;
   }
-  std::fprintf(stderr, "usage: emote-sim --version\n");
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_help(stdout);
+    return 0;
+  }
+  for (const auto& c : commands) {
+    if (c.name == args[0]) {
+      return c.run(std::span<const std::string_view>(args).subspan(1));
+    }
+  }
+  std::fprintf(stderr, "emote-sim: unknown command '%.*s' (see emote-sim --help)\n",
+               static_cast<int>(args[0].size()), args[0].data());
   return 2;
 }

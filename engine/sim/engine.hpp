@@ -7,8 +7,8 @@
 //            step()           -> frame N                (idle pass, P2 polls, P3 advance,
 //                                                        P4 partner logic, P5 emit); then N+1
 
-#include "engine/sim/event.hpp"
-#include "engine/sim/types.hpp"
+#include "engine/api/event.hpp"
+#include "engine/api/types.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -21,6 +21,13 @@ class catalog;
 }
 
 namespace emote::sim {
+
+using api::frame;
+using api::input;
+using api::reply;
+using api::role;
+using api::session_id;
+using api::tick_number;
 
 enum class cooldown_mode : std::uint8_t { start, stop };
 

@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-namespace emote::sim {
+namespace emote::api {
 
 using core::dvec3;
 using core::tick_number;
@@ -123,7 +123,7 @@ struct player_fields {
   std::optional<dvec3> position;
   std::optional<float> yaw, pitch, body_yaw;
   std::optional<bool> alive;
-  std::optional<sim::game_mode> game_mode;
+  std::optional<api::game_mode> game_mode;
   std::optional<std::optional<std::string>> vehicle; ///< engaged nullopt = explicit null
   std::optional<bool> on_ground, eye_in_water;
   std::optional<bool> sneaking, swimming, crawling, gliding, sleeping, sprinting, using_item,
@@ -166,7 +166,7 @@ struct player_event {
   bool lethal = false;                 ///< damage
   std::optional<std::string> target;   ///< attack
   std::optional<std::string> vehicle;  ///< mount
-  std::optional<sim::game_mode> mode;  ///< game_mode
+  std::optional<api::game_mode> mode;  ///< game_mode
 };
 struct player_leave {
   std::string player;
@@ -176,7 +176,7 @@ struct emote_play {
   std::string emote;
   play_source source = play_source::command;
   bool bypass = false;
-  std::optional<sim::placement> placement;
+  std::optional<api::placement> placement;
 };
 struct emote_stop {
   std::string player;
@@ -219,7 +219,7 @@ struct error {
 struct play_ok {
   session_id session = 0;
   std::string emote;
-  sim::role role = sim::role::solo;
+  api::role role = api::role::solo;
 };
 struct stop_ok {
   session_id session = 0;
@@ -235,9 +235,9 @@ using reply_payload = std::variant<empty_ok, play_ok, stop_ok, count_ok>;
 
 struct reply {
   tick_number tick = 0;
-  std::optional<sim::error> err; ///< engaged = failure
+  std::optional<api::error> err; ///< engaged = failure
   reply_payload payload;
   [[nodiscard]] bool ok() const noexcept { return !err.has_value(); }
 };
 
-} // namespace emote::sim
+} // namespace emote::api

@@ -1,10 +1,10 @@
-#include "engine/sim/types.hpp"
-#include "engine/sim/event.hpp"
+#include "engine/api/types.hpp"
+#include "engine/api/event.hpp"
 
 #include <array>
 #include <type_traits>
 
-namespace emote::sim {
+namespace emote::api {
 namespace {
 
 template <class E, std::size_t N>
@@ -95,4 +95,4 @@ std::string_view type_name(const event& e) noexcept {
   return std::visit(visitor{}, e);
 }
 
-} // namespace emote::sim
+} // namespace emote::api

@@ -7,7 +7,7 @@
 //   3. playback.*, partner.*, player.visibility records in the order they arose.
 // The engine builds that order; encoders and matchers only walk the list.
 
-#include "engine/sim/types.hpp"
+#include "engine/api/types.hpp"
 
 #include <array>
 #include <optional>
@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-namespace emote::sim {
+namespace emote::api {
 
 /// A display transformation (playback.md §4.4): the display matrix M (16 binary32, row-major)
 /// and its Minecraft-style decomposition.
@@ -39,7 +39,7 @@ struct ev_playback_started {
   session_id session = 0;
   std::string player;
   std::string emote;
-  sim::role role = sim::role::solo;
+  api::role role = api::role::solo;
 };
 
 struct ev_playback_stopped {
@@ -54,7 +54,7 @@ struct ev_segment_started {
   std::int32_t step = 0;    ///< index in its list, wait steps counted
   std::int64_t repeat = 0;  ///< r of playback.md §3.2, continues counted
   std::string animation;
-  sim::branch branch = sim::branch::main;
+  api::branch branch = api::branch::main;
 };
 
 struct ev_partner_reserved {
@@ -82,7 +82,7 @@ struct ev_display_spawn {
   session_id session = 0;
   handle_id handle = 0;
   std::string node;
-  sim::space space = sim::space::scene;
+  api::space space = api::space::scene;
   display_kind kind = display_kind::item;
   // Content, by kind: item → item (SNBT) + item_display; block → block (SNBT); text → text (JSON).
   std::string item;
@@ -117,7 +117,7 @@ struct ev_display_view {
 
 struct ev_display_move {
   session_id session = 0;
-  sim::space space = sim::space::scene;
+  api::space space = api::space::scene;
   dvec3 position;
   std::int32_t teleport_duration = 0;
 };
@@ -170,4 +170,4 @@ struct frame {
   std::vector<event> events;
 };
 
-} // namespace emote::sim
+} // namespace emote::api

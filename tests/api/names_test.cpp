@@ -1,9 +1,9 @@
-#include "engine/sim/types.hpp"
-#include "engine/sim/event.hpp"
+#include "engine/api/types.hpp"
+#include "engine/api/event.hpp"
 
 #include <doctest/doctest.h>
 
-using namespace emote::sim;
+using namespace emote::api;
 
 TEST_CASE("enumerations round-trip through their wire names") {
   CHECK(name(stop_reason::game_mode_changed) == "GAME_MODE_CHANGED");

@@ -1,0 +1,19 @@
+#pragma once
+// The emote-sim subcommands. Each lives in its own server/cmd_<name>.cpp and is listed in the
+// table in main.cpp. `args` excludes the program and command names; the return value is the
+// process exit status.
+
+#include <span>
+#include <string_view>
+
+namespace emote::server {
+
+using command_fn = int (*)(std::span<const std::string_view> args);
+
+struct command_entry {
+  std::string_view name;
+  command_fn run;
+  std::string_view synopsis; ///< one line for `emote-sim --help`
+};
+
+} // namespace emote::server
