@@ -6,7 +6,9 @@
 namespace emote::world {
 namespace {
 
-constexpr std::int32_t section_of(std::int32_t v) noexcept { return v >> 4; } // floor division
+constexpr std::int32_t section_of(std::int32_t v) noexcept {
+  return v >> 4;
+} // floor division
 constexpr std::size_t index_in_section(std::int32_t x, std::int32_t y, std::int32_t z) noexcept {
   return static_cast<std::size_t>((x & 15) | ((z & 15) << 4) | ((y & 15) << 8));
 }
