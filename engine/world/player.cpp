@@ -28,7 +28,6 @@ bool assign_fields(player_state& p, const api::player_fields& f) {
   c |= assign(p.on_ground, f.on_ground);
   if (f.eye_in_water) {
     // Sending the field, even with the value the world gave, ends the derivation (§2.1).
-    c |= !p.eye_in_water_reported;
     p.eye_in_water_reported = true;
     c |= assign(p.eye_in_water, f.eye_in_water);
   }

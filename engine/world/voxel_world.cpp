@@ -223,6 +223,15 @@ core::result<std::int64_t, world_error> voxel_world::apply(std::string_view dim,
   return changed;
 }
 
+core::result<std::int64_t, world_error> voxel_world::apply(const api::world_blocks& wb) {
+  std::vector<block_edit> edits;
+  edits.reserve(wb.edits.size());
+  for (const auto& e : wb.edits) {
+    edits.push_back({{e.from[0], e.from[1], e.from[2]}, {e.to[0], e.to[1], e.to[2]}, e.kind});
+  }
+  return apply(wb.dimension, edits);
+}
+
 core::result<std::int64_t, world_error> voxel_world::fill(std::string_view dim, const cell& a,
                                                           const cell& b, block_kind k) {
   const block_edit e{a, b, k};
