@@ -1,0 +1,69 @@
+#pragma once
+// The online players (players.md §1.3): join, partial updates, explicit events, leave. Players
+// are kept in join order, the order of the idle pass (§6.5).
+
+#include "engine/api/types.hpp"
+#include "engine/core/result.hpp"
+#include "engine/world/player.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace emote::world {
+
+enum class join_error : std::uint8_t {
+  already_online, ///< wire `player_exists`; the existing player is untouched
+};
+
+class player_registry {
+public:
+  /// `join(id, state)`: refused when the id is online. The player gets incarnation 1 (a new
+  /// player each time) and `last_action_tick = now`.
+  core::result<player_state*, join_error> join(const api::player_join& j, tick_number now);
+
+  /// A partial update with its derived events; nullopt when the player is not online.
+  std::optional<change> update(std::string_view id, const api::player_fields& fields,
+                               tick_number now);
+
+  /// An explicit event; nullopt when the player is not online.
+  std::optional<change> event(std::string_view id, const api::player_event& e, tick_number now);
+
+  /// `leave` (disconnect); false when the player was not online.
+  bool leave(std::string_view id);
+
+  /// Mark a play or stop request by the player (`last_action_tick := now`); false if offline.
+  bool touch(std::string_view id, tick_number now);
+
+  /// Start of a tick: `yaw_prev := yaw` for everyone (molang.md §5.2).
+  void begin_tick();
+
+  [[nodiscard]] player_state* find(std::string_view id) noexcept;
+  [[nodiscard]] const player_state* find(std::string_view id) const noexcept;
+  [[nodiscard]] bool online(std::string_view id) const noexcept { return find(id) != nullptr; }
+  [[nodiscard]] std::size_t size() const noexcept { return players_.size(); }
+
+  /// Every online player in join order (a rejoin counts as a new, later join).
+  template <class F>
+  void for_each(F&& f) {
+    for (auto& [order, p] : players_) {
+      f(p);
+    }
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& [order, p] : players_) {
+      f(p);
+    }
+  }
+
+private:
+  std::map<std::uint64_t, player_state> players_;               ///< join order → player
+  std::map<std::string, std::uint64_t, std::less<>> by_id_;     ///< id → join order
+  std::uint64_t next_order_ = 0;
+  std::uint64_t anonymous_vehicles_ = 0;
+};
+
+} // namespace emote::world
