@@ -54,9 +54,9 @@ struct start_info {
   /// `api` placement (players.md §6.1): replaces feet and yaw as the scene root and disables
   /// following. Ignored by two-player Sequences.
   std::optional<api::placement> placement;
-  std::int64_t game_time = 0;     ///< the world's game time in the start tick (server_sync)
-  session_generators generators;  ///< make_session_generators(server_seed, session number)
-  api::item_stack right_hand;     ///< the initiator's hands (participant_hand items)
+  std::int64_t game_time = 0;    ///< the world's game time in the start tick (server_sync)
+  session_generators generators; ///< make_session_generators(server_seed, session number)
+  api::item_stack right_hand;    ///< the initiator's hands (participant_hand items)
   api::item_stack left_hand;
 };
 
@@ -158,8 +158,7 @@ private:
                      tick_context& ctx);
   void run_events(const std::vector<content::command_event>& events, const prepared_animation& pa,
                   tick_context& ctx);
-  void run_event(const content::command_event& ev, const prepared_animation& pa,
-                 tick_context& ctx);
+  void run_event(const content::command_event& ev, const prepared_animation& pa, tick_context& ctx);
   [[nodiscard]] math::mat4f display_matrix(std::int32_t union_node) const noexcept;
   [[nodiscard]] bool effective_visible(const handle_rt& h) const noexcept;
   [[nodiscard]] const std::string& hand_item(const content::node& n) const noexcept;
@@ -190,7 +189,7 @@ private:
   std::vector<api::handle_id> handle_ids_;
   std::vector<std::int32_t> handle_of_node_; ///< union index → index in handles_, or -1
   std::uint64_t nbt_counter_ = 0;
-  api::tick_number start_tick_ = 0;          ///< tick of the start or the last branch start
+  api::tick_number start_tick_ = 0; ///< tick of the start or the last branch start
   bool handles_released_ = false;
   std::array<bool, 3> space_used_{};
   std::array<core::dvec3, 3> emitted_position_{};

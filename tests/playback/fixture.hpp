@@ -23,8 +23,8 @@ using namespace emote;
 
 /// A component value: a number or a Molang track expression.
 struct comp {
-  comp(double v) : number(v) {}              // NOLINT(google-explicit-constructor)
-  comp(int v) : number(v) {}                 // NOLINT(google-explicit-constructor)
+  comp(double v) : number(v) {}                       // NOLINT(google-explicit-constructor)
+  comp(int v) : number(v) {}                          // NOLINT(google-explicit-constructor)
   comp(const char* s) : molang(s), is_molang(true) {} // NOLINT(google-explicit-constructor)
   double number = 0;
   std::string molang;
@@ -131,6 +131,9 @@ public:
     k.value = v;
     tracks(n).visible.push_back(std::move(k));
     return *this;
+  }
+  anim_builder& visible(int n, std::int64_t time, const char* src) {
+    return visible(n, time, std::string(src));
   }
   anim_builder& visible(int n, std::int64_t time, const std::string& src) {
     content::visible_keyframe k;
@@ -471,8 +474,8 @@ public:
   /// Runs P3 (follow, release, advance, FINISHED/ERROR stop) and P5 for the current tick and
   /// returns its frame. Two-player phase-4 decisions are made by the test between calls
   /// through `phase4`.
-  api::frame step(const std::function<void(playback::playback&, playback::tick_context&)>& phase4 =
-                      nullptr) {
+  api::frame
+  step(const std::function<void(playback::playback&, playback::tick_context&)>& phase4 = nullptr) {
     playback::tick_context ctx = context();
     for (auto& s : sessions) {
       if (s.done || s.started == tick || s.pb->stopped()) {
@@ -554,7 +557,9 @@ inline const api::ev_display_update* update_of(const api::frame& f, api::handle_
   return nullptr;
 }
 
-inline bool has_remove(const api::frame& f) { return !all_of<api::ev_display_remove>(f).empty(); }
+inline bool has_remove(const api::frame& f) {
+  return !all_of<api::ev_display_remove>(f).empty();
+}
 
 inline std::vector<std::string> commands_of(const api::frame& f) {
   std::vector<std::string> out;
@@ -565,14 +570,16 @@ inline std::vector<std::string> commands_of(const api::frame& f) {
 }
 
 /// x = M[0][3] of a transform record.
-inline float x_of(const api::transform_record& t) { return t.matrix[3]; }
+inline float x_of(const api::transform_record& t) {
+  return t.matrix[3];
+}
 
-inline std::shared_ptr<const playback::prepared_emote> prepare(
-    std::shared_ptr<const content::animation> a) {
+inline std::shared_ptr<const playback::prepared_emote>
+prepare(std::shared_ptr<const content::animation> a) {
   return std::make_shared<playback::prepared_emote>(std::move(a), std::size_t{64} << 20);
 }
-inline std::shared_ptr<const playback::prepared_emote> prepare(
-    std::shared_ptr<const content::sequence> s) {
+inline std::shared_ptr<const playback::prepared_emote>
+prepare(std::shared_ptr<const content::sequence> s) {
   return std::make_shared<playback::prepared_emote>(std::move(s), std::size_t{64} << 20);
 }
 
