@@ -421,8 +421,8 @@ bool playback::restart(tick_context& ctx) {
 // ---------------------------------------------------------------------------------------------
 // P3
 
-void playback::follow(const core::dvec3& feet, float yaw) {
-  if (!started_ || !follows()) {
+void playback::follow(const tick_context& ctx, const core::dvec3& feet, float yaw) {
+  if (!started_ || !follows() || ctx.tick == start_tick_) {
     return;
   }
   // (a) root follow (§4.8): only with movement_distance 0.
@@ -446,8 +446,8 @@ void playback::follow(const core::dvec3& feet, float yaw) {
   rel_ = math::wrap_degrees(view_yaw_ - scene.yaw);
 }
 
-void playback::release_deferred_visibility() noexcept {
-  if (!started_ || deferred_released_) {
+void playback::release_deferred_visibility(const tick_context& ctx) noexcept {
+  if (!started_ || deferred_released_ || ctx.tick == start_tick_) {
     return;
   }
   deferred_released_ = true;

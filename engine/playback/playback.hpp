@@ -4,8 +4,8 @@
 // The engine drives it through the tick phases of §1.3 and collects its records:
 //
 //   P1  start(pool, ctx)               spawn pose 0 + `start` events (after admission, §4.1)
-//   P3  follow(feet, yaw)              (a) root follow, (b) view follow — only if follows()
-//       release_deferred_visibility()  (c) first advancing tick only (later calls do nothing)
+//   P3  follow(ctx, feet, yaw)         (a) root follow, (b) view follow — only if follows()
+//       release_deferred_visibility(ctx) (c) first advancing tick only (later calls do nothing)
 //       advance(ctx)                   (d) one tick (WAITING: nothing)
 //       finished() / failed()          (e) → stop(ctx) with FINISHED / ERROR (engine's reason)
 //   P4  offer_complete() → enter_waiting() | start_branch(matched|timeout, ctx)
@@ -112,11 +112,14 @@ public:
   /// P1: acquire handles, evaluate pose 0 (or the server_sync snapshot), queue the spawns, run
   /// the `start` events. False on a run-time failure (failed() is then true).
   bool start(handle_pool& pool, tick_context& ctx);
-  /// P3a + P3b with the initiator's current feet and yaw; nothing when !follows().
-  void follow(const core::dvec3& feet, float yaw);
-  /// P3c: on the first call, handles take their effective visibility (§4.6).
-  void release_deferred_visibility() noexcept;
-  /// P3d: one advance. Nothing once finished, failed, stopped, or while WAITING.
+  /// P3a + P3b with the initiator's current feet and yaw; nothing when !follows() or in the
+  /// tick the playback started.
+  void follow(const tick_context& ctx, const core::dvec3& feet, float yaw);
+  /// P3c: on the first call after the start tick, handles take their effective visibility
+  /// (§4.6).
+  void release_deferred_visibility(const tick_context& ctx) noexcept;
+  /// P3d: one advance. Nothing once finished, failed, stopped, while WAITING, or in the tick the
+  /// playback (or its branch) started.
   void advance(tick_context& ctx);
   /// P4: the offer ended without a match: WAITING (the offer pose stays).
   void enter_waiting() noexcept;

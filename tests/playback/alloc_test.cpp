@@ -104,8 +104,8 @@ struct engine_loop {
     commands.clear();
     frame.clear();
     for (auto& pb : pbs) {
-      pb->follow(core::dvec3{0, 64, 0}, static_cast<float>(tick % 360));
-      pb->release_deferred_visibility();
+      pb->follow(ctx, core::dvec3{0, 64, 0}, static_cast<float>(tick % 360));
+      pb->release_deferred_visibility(ctx);
       pb->advance(ctx);
       REQUIRE_FALSE(pb->failed());
     }
