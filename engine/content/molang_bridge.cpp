@@ -1,22 +1,23 @@
 #include "engine/content/molang_bridge.hpp"
 
-#if __has_include("engine/molang/molang.hpp")
 #include "engine/molang/molang.hpp"
-#define EMOTE_CONTENT_HAS_MOLANG 1
-#endif
 
 namespace emote::content::detail {
 
-#ifdef EMOTE_CONTENT_HAS_MOLANG
+molang_compiler::molang_compiler(bool warnings)
+    : symbols_(std::make_shared<molang::symbol_table>()), warnings_(warnings) {}
 
-molang_compiler::molang_compiler() : symbols_(std::make_shared<molang::symbol_table>()) {}
 molang_compiler::~molang_compiler() = default;
 
-molang_result molang_compiler::compile(std::string_view source, molang_kind kind) {
+molang_result molang_compiler::compile(std::string_view source, molang_kind kind,
+                                       int select_options) {
+  molang::compile_options options;
+  options.select_options = select_options;
+  options.warnings = warnings_;
   auto out = molang::compile(source,
                              kind == molang_kind::program ? molang::program_kind::program
                                                           : molang::program_kind::track,
-                             *symbols_);
+                             *symbols_, options);
   molang_result r;
   if (!out.ok()) {
     r.error = std::move(out.error);
@@ -30,15 +31,5 @@ molang_result molang_compiler::compile(std::string_view source, molang_kind kind
 }
 
 std::shared_ptr<const molang::symbol_table> molang_compiler::symbols() const { return symbols_; }
-
-#else
-
-// Until the Molang compiler is part of the build, strings are accepted uncompiled.
-molang_compiler::molang_compiler() = default;
-molang_compiler::~molang_compiler() = default;
-molang_result molang_compiler::compile(std::string_view, molang_kind) { return {}; }
-std::shared_ptr<const molang::symbol_table> molang_compiler::symbols() const { return nullptr; }
-
-#endif
 
 } // namespace emote::content::detail

@@ -22,16 +22,18 @@ struct molang_result {
 
 class molang_compiler {
 public:
-  molang_compiler();
+  explicit molang_compiler(bool warnings);
   ~molang_compiler();
   molang_compiler(const molang_compiler&) = delete;
   molang_compiler& operator=(const molang_compiler&) = delete;
 
-  molang_result compile(std::string_view source, molang_kind kind);
+  /// `select_options`: for NBT selectors, the number of options (-1 otherwise).
+  molang_result compile(std::string_view source, molang_kind kind, int select_options = -1);
   [[nodiscard]] std::shared_ptr<const molang::symbol_table> symbols() const;
 
 private:
   std::shared_ptr<molang::symbol_table> symbols_;
+  bool warnings_;
 };
 
 } // namespace emote::content::detail

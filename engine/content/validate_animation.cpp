@@ -89,7 +89,8 @@ class animation_checker {
 public:
   animation_checker(const json_value& root, checker& c, checked_file& out,
                     const check_options& options)
-      : root_(root), c_(c), out_(out), options_(options), a_(std::make_shared<animation>()) {}
+      : root_(root), c_(c), out_(out), options_(options), a_(std::make_shared<animation>()),
+        compiler_(options.quirk_warnings) {}
 
   void run() {
     if (!check_schema_version(root_, c_) || !check_id(root_, c_, a_->id, out_.id_loc) ||
@@ -170,7 +171,8 @@ private:
 
   // -------------------------------------------------------------------------------------------
   // A Molang string at the current path: not blank, length, compile, quirk warnings.
-  bool compile(const json_value& v, molang_kind kind, program_ptr& program, std::string& source) {
+  bool compile(const json_value& v, molang_kind kind, program_ptr& program, std::string& source,
+               int select_options = -1) {
     source = v.as_string();
     if (core::is_blank(source)) {
       return c_.fail(v, "must not be blank");
@@ -178,14 +180,12 @@ private:
     if (core::utf16_length(source) > max_molang_units) {
       return c_.fail(v, "invalid Molang program: expression exceeds 16384 characters");
     }
-    auto r = compiler_.compile(source, kind);
+    auto r = compiler_.compile(source, kind, select_options);
     if (!r.ok()) {
       return c_.fail(v, r.error);
     }
-    if (options_.quirk_warnings) {
-      for (const auto& w : r.warnings) {
-        c_.warn(location_of(v), w);
-      }
+    for (const auto& w : r.warnings) {
+      c_.warn(location_of(v), w);
     }
     program = std::move(r.program);
     return true;
@@ -842,7 +842,11 @@ private:
           if (!sel->is_string()) {
             return c_.fail(*sel, "must be a string");
           }
-          if (!compile(*sel, molang_kind::track, k.select, k.select_source)) {
+          // The option count feeds the "selector may fail" quirk; options are checked next.
+          const auto* peek = present(*v, "options");
+          const int count =
+              peek != nullptr && peek->is_array() ? static_cast<int>(peek->as_array().size()) : -1;
+          if (!compile(*sel, molang_kind::track, k.select, k.select_source, count)) {
             return false;
           }
         }
