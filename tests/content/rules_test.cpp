@@ -2,6 +2,7 @@
 // per row (path and gist), each a single change to A0 or S0.
 #include "support.hpp"
 
+#include <algorithm>
 #include <string>
 
 using namespace content_test;
@@ -339,4 +340,71 @@ TEST_CASE("§4 Sequence rows") {
   // participants are checked before settings and steps.
   expect({{"participants.initiator.position", "1"}, {"settings.cooldown", "1"}},
          "$.participants.initiator.position", "must be a string", hs());
+}
+
+TEST_CASE("unknown keys are reported at their own path, per object kind") {
+  auto c = load(a0().set("nodes.root.color", "1")
+                    .set("nodes.display.block_state_snbt", "\"{Name:\\\"stone\\\"}\"")
+                    .set("nodes.display.transform.skew", "0")
+                    .set("nodes.player_head.skin.tint", "0")
+                    .set("timeline.tracks.player_head.position[0].speed", "1")
+                    .set("timeline.tracks.player_head.visible", R"([{"time":"0t","value":true,"note":1}])")
+                    .set("timeline.tracks.player_head.glow", "[]")
+                    .set("timeline.events.timeline[0].source.extra", "1")
+                    .set("timeline.events.timeline[0].origin.extra", "1")
+                    .set("timeline.events.timeline[0].callbacks", R"([{"name":"a:b","x":1}])")
+                    .set("timeline.events.start", R"([{"time":"0t","source":{"type":"server"},"origin":{"type":"root"},"commands":[]}])")
+                    .set("timeline.events.other", "[]")
+                    .set("timeline.extra", "1")
+                    .set("molang", R"({"initialize":"v.a = 1;","setup":"x"})")
+                    .set("metadata.anything", "{\"goes\":1}")
+                    .set("settings.player.extra", "1")
+                    .set("settings.player.stop_conditions.sneak", "true")
+                    .set("extra", "1"));
+  accepted(*c);
+  auto w = warnings(*c);
+  std::sort(w.begin(), w.end());
+  const std::vector<std::string> expected{
+      "$.extra: unknown key ignored",
+      "$.molang.setup: unknown key ignored",
+      "$.nodes.display.block_state_snbt: unknown key ignored",
+      "$.nodes.display.transform.skew: unknown key ignored",
+      "$.nodes.player_head.skin.tint: unknown key ignored",
+      "$.nodes.root.color: unknown key ignored",
+      "$.settings.player.extra: unknown key ignored",
+      "$.settings.player.stop_conditions.sneak: unknown key ignored",
+      "$.timeline.events.other: unknown key ignored",
+      "$.timeline.events.start[0].time: unknown key ignored",
+      "$.timeline.events.timeline[0].callbacks[0].x: unknown key ignored",
+      "$.timeline.events.timeline[0].origin.extra: unknown key ignored",
+      "$.timeline.events.timeline[0].source.extra: unknown key ignored",
+      "$.timeline.extra: unknown key ignored",
+      "$.timeline.tracks.player_head.glow: unknown key ignored",
+      "$.timeline.tracks.player_head.position[0].speed: unknown key ignored",
+      "$.timeline.tracks.player_head.visible[0].note: unknown key ignored",
+  };
+  CHECK(w == expected);
+  c = load(seq(R"([{"emote":"a:x","note":1},{"wait":"1t","emote":null},{"emote":"a:x"}])")
+               .set("participants", hs_participants)
+               .set("participants.partner.facing", "1"));
+  rejected(*c, "$.steps", "participants require an await_partner step");
+  c = load(std::vector{
+      seq(R"([{"emote":"a:x","note":1},{"wait":"1t","emote":null},{"emote":"a:x"}])").text(),
+      anim("a:x", 1).text()});
+  accepted(*c);
+  w = warnings(*c);
+  std::sort(w.begin(), w.end());
+  CHECK(w == std::vector<std::string>{"$.steps[0].note: unknown key ignored",
+                                      "$.steps[1].emote: unknown key ignored"});
+  c = load(std::vector{hs("a:x").set("participants.partner.facing", "1")
+                           .set("steps[0].await_partner.repeat_offer", "true")
+                           .set("steps[0].note", "1")
+                           .text(),
+                       anim("a:x", 1).text()});
+  accepted(*c);
+  w = warnings(*c);
+  std::sort(w.begin(), w.end());
+  CHECK(w == std::vector<std::string>{"$.participants.partner.facing: unknown key ignored",
+                                      "$.steps[0].await_partner.repeat_offer: unknown key ignored",
+                                      "$.steps[0].note: unknown key ignored"});
 }
