@@ -49,10 +49,10 @@ std::shared_ptr<const catalog> load_files(std::vector<memory_file> files,
 /// new entry. Fails with the file's diagnostics when it is invalid, its id is already
 /// registered, or the registry is full.
 struct register_result {
-  std::shared_ptr<const catalog> catalog; ///< null on failure
+  std::shared_ptr<const content::catalog> updated; ///< base plus the new entry; null on failure
   std::string id;
   core::diagnostics diagnostics;          ///< warnings, and the error on failure
-  [[nodiscard]] bool ok() const noexcept { return catalog != nullptr; }
+  [[nodiscard]] bool ok() const noexcept { return updated != nullptr; }
 };
 register_result register_document(const catalog& base, std::string_view document,
                                   const load_options& options = {},

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace emote::core {
 
@@ -39,13 +40,42 @@ void nbt_compound::set(std::string key, nbt_tag value) {
   entries.push_back(nbt_entry{std::move(key), std::move(value)});
 }
 
+namespace {
+
+// Compounds above this size use sorting or hashing instead of linear key searches, so that huge
+// compounds cannot make parsing, comparing or merging quadratic.
+constexpr std::size_t small_compound = 16;
+
+std::vector<const nbt_entry*> sorted_entries(const nbt_compound& c) {
+  std::vector<const nbt_entry*> v;
+  v.reserve(c.entries.size());
+  for (const auto& e : c.entries) {
+    v.push_back(&e);
+  }
+  std::sort(v.begin(), v.end(),
+            [](const nbt_entry* x, const nbt_entry* y) { return x->key < y->key; });
+  return v;
+}
+
+} // namespace
+
 bool operator==(const nbt_compound& a, const nbt_compound& b) {
   if (a.entries.size() != b.entries.size()) {
     return false;
   }
-  for (const auto& e : a.entries) {
-    const auto* other = b.find(e.key);
-    if (other == nullptr || !(e.value == *other)) {
+  if (a.entries.size() <= small_compound) {
+    for (const auto& e : a.entries) {
+      const auto* other = b.find(e.key);
+      if (other == nullptr || !(e.value == *other)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  const auto x = sorted_entries(a);
+  const auto y = sorted_entries(b);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i]->key != y[i]->key || !(x[i]->value == y[i]->value)) {
       return false;
     }
   }
@@ -356,6 +386,25 @@ private:
     return true;
   }
 
+  static void insert(nbt_compound& out, std::unordered_map<std::string, std::size_t>& index,
+                     std::string k, nbt_tag v) {
+    if (out.entries.size() < small_compound) {
+      out.set(std::move(k), std::move(v));
+      return;
+    }
+    if (index.empty()) {
+      for (std::size_t n = 0; n < out.entries.size(); ++n) {
+        index.emplace(out.entries[n].key, n);
+      }
+    }
+    if (const auto it = index.find(k); it != index.end()) {
+      out.entries[it->second].value = std::move(v);
+      return;
+    }
+    index.emplace(k, out.entries.size());
+    out.entries.push_back(nbt_entry{std::move(k), std::move(v)});
+  }
+
   bool compound(nbt_compound& out, int depth) {
     if (depth > max_depth) {
       return fail("nesting too deep");
@@ -366,6 +415,7 @@ private:
       ++i_;
       return true;
     }
+    std::unordered_map<std::string, std::size_t> index;
     while (true) {
       std::string k;
       if (!key(k)) {
@@ -381,7 +431,7 @@ private:
       if (!value(v, depth)) {
         return false;
       }
-      out.set(std::move(k), std::move(v));
+      insert(out, index, std::move(k), std::move(v));
       ws();
       if (at_end()) {
         return fail("expected ',' or '}'");
@@ -710,13 +760,38 @@ std::string to_snbt(const nbt_tag& t) {
 }
 
 void merge_into(nbt_compound& target, const nbt_compound& source) {
+  if (target.entries.size() + source.entries.size() <= small_compound) {
+    for (const auto& e : source.entries) {
+      auto* existing = target.find(e.key);
+      if (existing != nullptr && existing->type == nbt_type::compound_tag &&
+          e.value.type == nbt_type::compound_tag) {
+        merge_into(existing->compound, e.value.compound);
+      } else if (existing != nullptr) {
+        *existing = e.value;
+      } else {
+        target.entries.push_back(nbt_entry{e.key, e.value});
+      }
+    }
+    return;
+  }
+  // Reserving first keeps every key's storage in place, so the index may hold views of them.
+  target.entries.reserve(target.entries.size() + source.entries.size());
+  std::unordered_map<std::string_view, std::size_t> index;
+  for (std::size_t n = 0; n < target.entries.size(); ++n) {
+    index.emplace(target.entries[n].key, n);
+  }
   for (const auto& e : source.entries) {
-    auto* existing = target.find(e.key);
-    if (existing != nullptr && existing->type == nbt_type::compound_tag &&
-        e.value.type == nbt_type::compound_tag) {
-      merge_into(existing->compound, e.value.compound);
+    const auto it = index.find(e.key);
+    if (it == index.end()) {
+      target.entries.push_back(nbt_entry{e.key, e.value});
+      index.emplace(target.entries.back().key, target.entries.size() - 1);
+      continue;
+    }
+    auto& existing = target.entries[it->second].value;
+    if (existing.type == nbt_type::compound_tag && e.value.type == nbt_type::compound_tag) {
+      merge_into(existing.compound, e.value.compound);
     } else {
-      target.set(e.key, e.value);
+      existing = e.value;
     }
   }
 }

@@ -152,3 +152,26 @@ TEST_CASE("SNBT: item stacks and block states") {
   CHECK_FALSE(check_block_state(parse("{Name:\"oak_log\",Properties:\"y\"}")).empty());
   CHECK_FALSE(check_block_state(parse("{name:\"oak_log\"}")).empty());
 }
+
+TEST_CASE("SNBT: large compounds parse, compare and merge by key") {
+  std::string a = "{";
+  std::string b = "{";
+  for (int i = 0; i < 200; ++i) {
+    a += "k" + std::to_string(i) + ":" + std::to_string(i) + ",";
+    b += "k" + std::to_string(199 - i) + ":" + std::to_string(199 - i) + ",";
+  }
+  a += "k5:-1}";
+  b += "k5:-1}";
+  const auto x = parse(a);
+  const auto y = parse(b);
+  CHECK(x.size() == 200);
+  CHECK(x.find("k5")->integer == -1);
+  CHECK(x == y);
+  auto z = x;
+  merge_into(z, parse("{k7:{q:1},new:2}"));
+  CHECK(z.size() == 201);
+  CHECK(z.find("k7")->type == nbt_type::compound_tag);
+  merge_into(z, y);
+  CHECK(z.size() == 201);
+  CHECK(z.find("k7")->integer == 7);
+}
