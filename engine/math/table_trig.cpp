@@ -42,8 +42,12 @@ std::size_t trig_index(float v, double offset) noexcept {
   return static_cast<std::size_t>(static_cast<std::uint64_t>(java_long(scaled)) & 65535U);
 }
 
-float sin_t(float v) noexcept { return sin_table()[trig_index(v)]; }
+float sin_t(float v) noexcept {
+  return sin_table()[trig_index(v)];
+}
 
-float cos_t(float v) noexcept { return sin_table()[trig_index(v, 16384.0)]; }
+float cos_t(float v) noexcept {
+  return sin_table()[trig_index(v, 16384.0)];
+}
 
 } // namespace emote::math

@@ -26,7 +26,9 @@ core::dvec3 eye_position(const player_state& p) noexcept {
   return {p.pos.x, p.pos.y + static_cast<double>(eye_height(p)), p.pos.z};
 }
 
-std::int64_t cell_coordinate(double v) noexcept { return math::java_long(std::floor(v)); }
+std::int64_t cell_coordinate(double v) noexcept {
+  return math::java_long(std::floor(v));
+}
 
 bool eye_in_water(const player_state& p, const voxel_world& w) noexcept {
   if (p.eye_in_water_reported) {

@@ -28,7 +28,6 @@ bool assign_fields(player_state& p, const api::player_fields& f) {
   c |= assign(p.on_ground, f.on_ground);
   if (f.eye_in_water) {
     // Sending the field, even with the value the world gave, ends the derivation (§2.1).
-    c |= !p.eye_in_water_reported;
     p.eye_in_water_reported = true;
     c |= assign(p.eye_in_water, f.eye_in_water);
   }
@@ -116,8 +115,8 @@ std::vector<player_event_record> derive_events(const player_state& before,
     out.push_back(record(event_kind::game_mode_change));
   }
   // The server's own jump detection: leaving the ground upwards, on foot, in one dimension.
-  if (before.on_ground && !after.on_ground && after.pos.y - before.pos.y > 0 &&
-      !before.vehicle && before.dimension == after.dimension) {
+  if (before.on_ground && !after.on_ground && after.pos.y - before.pos.y > 0 && !before.vehicle &&
+      before.dimension == after.dimension) {
     out.push_back(record(event_kind::jump));
   }
   if (before.alive && !after.alive) {
@@ -183,8 +182,8 @@ change apply_event(player_state& p, const api::player_event& e, tick_number now,
     p.alive = true;
     break;
   }
-  c.changed = !(p.vehicle == before.vehicle && p.game_mode == before.game_mode &&
-                p.alive == before.alive);
+  c.changed =
+      !(p.vehicle == before.vehicle && p.game_mode == before.game_mode && p.alive == before.alive);
   auto derived = derive_events(before, p);
   // An explicit respawn is a new incarnation even for a living player (for example leaving the
   // End), so it is reported when the alive flag alone would not show it.

@@ -55,10 +55,10 @@ struct player_state {
   // Kept by the engine
   /// The client has sent `eye_in_water` at least once; until then the world decides (§2.1).
   bool eye_in_water_reported = false;
-  std::int64_t incarnation = 0;      ///< +1 on each join and each respawn
-  tick_number last_action_tick = 0;  ///< see players.md §1.1
-  float yaw_prev = 0;                ///< `yaw` at the start of the tick (molang.md §5.2)
-  bool keep_on_disconnect = false;   ///< protocol.md §2: survives its connection closing
+  std::int64_t incarnation = 0;     ///< +1 on each join and each respawn
+  tick_number last_action_tick = 0; ///< see players.md §1.1
+  float yaw_prev = 0;               ///< `yaw` at the start of the tick (molang.md §5.2)
+  bool keep_on_disconnect = false;  ///< protocol.md §2: survives its connection closing
 
   /// The main-hand item: `right_hand` for a right-handed player, else `left_hand`.
   [[nodiscard]] const api::item_stack& main_hand() const noexcept {

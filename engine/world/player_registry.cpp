@@ -11,11 +11,15 @@ core::result<player_state*, join_error> player_registry::join(const api::player_
   auto [it, inserted] =
       players_.emplace(order, make_player(j.player, j.fields, now, j.keep_on_disconnect));
   by_id_.emplace(j.player, order);
+  const auto last = incarnations_.find(j.player);
+  if (last != incarnations_.end()) {
+    it->second.incarnation = last->second + 1;
+  }
   return &it->second;
 }
 
-std::optional<change> player_registry::update(std::string_view id,
-                                              const api::player_fields& fields, tick_number now) {
+std::optional<change> player_registry::update(std::string_view id, const api::player_fields& fields,
+                                              tick_number now) {
   player_state* p = find(id);
   if (p == nullptr) {
     return std::nullopt;
@@ -42,7 +46,9 @@ bool player_registry::leave(std::string_view id) {
   if (it == by_id_.end()) {
     return false;
   }
-  players_.erase(it->second);
+  const auto p = players_.find(it->second);
+  incarnations_.insert_or_assign(p->second.id, p->second.incarnation);
+  players_.erase(p);
   by_id_.erase(it);
   return true;
 }

@@ -20,8 +20,9 @@ enum class join_error : std::uint8_t {
 
 class player_registry {
 public:
-  /// `join(id, state)`: refused when the id is online. The player gets incarnation 1 (a new
-  /// player each time) and `last_action_tick = now`.
+  /// `join(id, state)`: refused when the id is online. The player's incarnation is one more than
+  /// the id's last one (1 on its first join), so a rejoined player never passes for the old one;
+  /// `last_action_tick = now`.
   core::result<player_state*, join_error> join(const api::player_join& j, tick_number now);
 
   /// A partial update with its derived events; nullopt when the player is not online.
@@ -60,8 +61,10 @@ public:
   }
 
 private:
-  std::map<std::uint64_t, player_state> players_;               ///< join order → player
-  std::map<std::string, std::uint64_t, std::less<>> by_id_;     ///< id → join order
+  std::map<std::uint64_t, player_state> players_;           ///< join order → player
+  std::map<std::string, std::uint64_t, std::less<>> by_id_; ///< id → join order
+  /// The last incarnation of every id ever joined, kept across leaves.
+  std::map<std::string, std::int64_t, std::less<>> incarnations_;
   std::uint64_t next_order_ = 0;
   std::uint64_t anonymous_vehicles_ = 0;
 };

@@ -6,7 +6,9 @@
 namespace emote::world {
 namespace {
 
-constexpr std::int32_t section_of(std::int32_t v) noexcept { return v >> 4; } // floor division
+constexpr std::int32_t section_of(std::int32_t v) noexcept {
+  return v >> 4;
+} // floor division
 constexpr std::size_t index_in_section(std::int32_t x, std::int32_t y, std::int32_t z) noexcept {
   return static_cast<std::size_t>((x & 15) | ((z & 15) << 4) | ((y & 15) << 8));
 }
@@ -219,6 +221,15 @@ core::result<std::int64_t, world_error> voxel_world::apply(std::string_view dim,
     }
   }
   return changed;
+}
+
+core::result<std::int64_t, world_error> voxel_world::apply(const api::world_blocks& wb) {
+  std::vector<block_edit> edits;
+  edits.reserve(wb.edits.size());
+  for (const auto& e : wb.edits) {
+    edits.push_back({{e.from[0], e.from[1], e.from[2]}, {e.to[0], e.to[1], e.to[2]}, e.kind});
+  }
+  return apply(wb.dimension, edits);
 }
 
 core::result<std::int64_t, world_error> voxel_world::fill(std::string_view dim, const cell& a,

@@ -98,6 +98,8 @@ public:
   /// any is applied. Returns the number of cells changed.
   core::result<std::int64_t, world_error> apply(std::string_view dim,
                                                 std::span<const block_edit> edits);
+  /// A `world.blocks` input (api::world_blocks), all or nothing like `apply`.
+  core::result<std::int64_t, world_error> apply(const api::world_blocks& wb);
   /// `clear(dim)`: every cell of the dimension becomes passable. Returns the cells removed.
   std::int64_t clear(std::string_view dim);
   /// Every dimension. Returns the cells removed.

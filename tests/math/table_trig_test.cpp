@@ -10,7 +10,9 @@
 using namespace emote::math;
 
 namespace {
-std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+std::uint32_t bits(float f) {
+  return std::bit_cast<std::uint32_t>(f);
+}
 } // namespace
 
 TEST_CASE("the sine table holds f32(sin(i / 10430.378350470453))") {

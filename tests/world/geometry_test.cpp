@@ -10,7 +10,9 @@ using emote::world::facing_threshold;
 using emote::world::geometry;
 
 namespace {
-double dot(const dvec3& a, const dvec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+double dot(const dvec3& a, const dvec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 } // namespace
 
 TEST_CASE("facing vectors come from table trigonometry") {
@@ -27,11 +29,11 @@ TEST_CASE("facing vectors come from table trigonometry") {
 }
 
 TEST_CASE("R34-R38: distance, height and facing") {
-  CHECK(geometry({0, 0, 0}, 0, {0, 0, 1.2}, 180));      // R34 match
-  CHECK_FALSE(geometry({0, 0, 0}, 0, {0, 0, 2.01}, 180)); // R35 far
+  CHECK(geometry({0, 0, 0}, 0, {0, 0, 1.2}, 180));          // R34 match
+  CHECK_FALSE(geometry({0, 0, 0}, 0, {0, 0, 2.01}, 180));   // R35 far
   CHECK_FALSE(geometry({0, 0, 0}, 0, {0, 1.01, 1.2}, 180)); // R36 height
-  CHECK_FALSE(geometry({0, 0, 0}, 0, {0, 0, 1.2}, 90));   // R37 the second faces −X
-  CHECK_FALSE(geometry({0, 0, 0}, 90, {0, 0, 1.2}, 180)); // R38 the first faces −X
+  CHECK_FALSE(geometry({0, 0, 0}, 0, {0, 0, 1.2}, 90));     // R37 the second faces −X
+  CHECK_FALSE(geometry({0, 0, 0}, 90, {0, 0, 1.2}, 180));   // R38 the first faces −X
 }
 
 TEST_CASE("R39: head-on along a diagonal") {

@@ -17,7 +17,9 @@ player_state at(double x, double y, double z, const char* dim = "minecraft:overw
   return p;
 }
 
-void put(voxel_world& w, cell c, block_kind k) { REQUIRE(w.set("minecraft:overworld", c, k)); }
+void put(voxel_world& w, cell c, block_kind k) {
+  REQUIRE(w.set("minecraft:overworld", c, k));
+}
 
 } // namespace
 
@@ -134,12 +136,12 @@ TEST_CASE("coincident eyes and very short rays") {
 
 TEST_CASE("cube_hit: start inside, entry faces, and misses") {
   const grid_cell c{0, 0, 0};
-  CHECK(cube_hit({0.5, 0.5, 0.5}, {3, 0, 0}, c));        // starts inside
-  CHECK(cube_hit({-1, 0.5, 0.5}, {3, 0, 0}, c));         // enters through x = 0
-  CHECK(cube_hit({2, 0.5, 0.5}, {-3, 0, 0}, c));         // enters through x = 1
-  CHECK_FALSE(cube_hit({-1, 1.5, 0.5}, {3, 0, 0}, c));   // passes above
-  CHECK_FALSE(cube_hit({-2, 0.5, 0.5}, {1, 0, 0}, c));   // stops short (t = 2 > 1)
-  CHECK(cube_hit({-1, 1.00000005, 0.5}, {3, 0, 0}, c));  // within the 1e-7 tolerance
+  CHECK(cube_hit({0.5, 0.5, 0.5}, {3, 0, 0}, c));       // starts inside
+  CHECK(cube_hit({-1, 0.5, 0.5}, {3, 0, 0}, c));        // enters through x = 0
+  CHECK(cube_hit({2, 0.5, 0.5}, {-3, 0, 0}, c));        // enters through x = 1
+  CHECK_FALSE(cube_hit({-1, 1.5, 0.5}, {3, 0, 0}, c));  // passes above
+  CHECK_FALSE(cube_hit({-2, 0.5, 0.5}, {1, 0, 0}, c));  // stops short (t = 2 > 1)
+  CHECK(cube_hit({-1, 1.00000005, 0.5}, {3, 0, 0}, c)); // within the 1e-7 tolerance
   CHECK_FALSE(cube_hit({-1, 1.0000002, 0.5}, {3, 0, 0}, c));
 }
 

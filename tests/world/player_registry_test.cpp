@@ -47,7 +47,8 @@ TEST_CASE("players are kept in join order; a rejoin is a new, later join") {
   CHECK_FALSE(r.online("carol"));
   REQUIRE(r.join(join_of("carol"), 2).ok());
   CHECK(order(r) == std::vector<std::string>{"alice", "bob", "carol"});
-  CHECK(r.find("carol")->incarnation == 1);
+  CHECK(r.find("carol")->incarnation == 2); // never the incarnation of the earlier join
+  CHECK(r.find("alice")->incarnation == 1);
 }
 
 TEST_CASE("updates, events and requests go to online players only") {

@@ -177,9 +177,9 @@ TEST_CASE("one update deriving several events fires them in the stated order") {
   u.on_ground = false;
   u.game_mode = api::game_mode::adventure;
   u.vehicle = std::optional<std::string>("minecart");
-  CHECK(kinds(apply_update(p, u, 1)) ==
-        std::vector<event_kind>{event_kind::start_riding, event_kind::game_mode_change,
-                                event_kind::jump});
+  CHECK(kinds(apply_update(p, u, 1)) == std::vector<event_kind>{event_kind::start_riding,
+                                                                event_kind::game_mode_change,
+                                                                event_kind::jump});
 
   player_state q = make_player("bob", at(0, 64, 0), 0);
   api::player_fields v;
@@ -226,8 +226,7 @@ TEST_CASE("explicit events are their state updates") {
 
   api::player_event gm = explicit_event(api::player_event_kind::game_mode);
   gm.mode = api::game_mode::spectator;
-  CHECK(kinds(apply_event(p, gm, 3, "")) ==
-        std::vector<event_kind>{event_kind::game_mode_change});
+  CHECK(kinds(apply_event(p, gm, 3, "")) == std::vector<event_kind>{event_kind::game_mode_change});
   CHECK(p.game_mode == api::game_mode::spectator);
 
   api::player_event a = explicit_event(api::player_event_kind::attack);
@@ -293,7 +292,7 @@ TEST_CASE("eye_in_water comes from the world until the client reports it") {
   api::player_fields u;
   u.eye_in_water = false;
   const change c = apply_update(p, u, 3);
-  CHECK(c.changed); // the first report ends the derivation
+  CHECK_FALSE(c.changed); // false again: no field changed, yet the derivation has ended
   CHECK(p.eye_in_water_reported);
   CHECK_FALSE(eye_in_water(p, w)); // the client said dry, the world is ignored now
   u.eye_in_water = true;

@@ -93,3 +93,22 @@ TEST_CASE("clear one dimension or all of them") {
   CHECK(w.clear_all() == 1);
   CHECK(w.total_sections() == 0);
 }
+
+TEST_CASE("a world.blocks input applies its edits in order") {
+  voxel_world w;
+  emote::api::world_blocks wb;
+  wb.dimension = "minecraft:the_end";
+  emote::api::block_edit fill;
+  fill.from[0] = 0;
+  fill.to[0] = 3;
+  fill.kind = block_kind::solid;
+  emote::api::block_edit hole;
+  hole.from[0] = hole.to[0] = 1;
+  hole.kind = block_kind::passable;
+  wb.edits = {fill, hole};
+  CHECK(*w.apply(wb) == 5);
+  CHECK(w.at("minecraft:the_end", {0, 0, 0}) == block_kind::solid);
+  CHECK(w.at("minecraft:the_end", {1, 0, 0}) == block_kind::passable);
+  CHECK(w.at("minecraft:the_end", {3, 0, 0}) == block_kind::solid);
+  CHECK(w.at(ow, {0, 0, 0}) == block_kind::passable);
+}
