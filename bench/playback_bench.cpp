@@ -69,9 +69,15 @@ void run_pose(benchmark::State& state, bool molang, std::size_t budget) {
   state.counters["baked_KiB"] = static_cast<double>(emote->animation_at(0).baked_bytes()) / 1024.0;
 }
 
-void BM_pose_baked(benchmark::State& state) { run_pose(state, false, std::size_t{64} << 20); }
-void BM_pose_unbaked(benchmark::State& state) { run_pose(state, false, 0); }
-void BM_pose_molang(benchmark::State& state) { run_pose(state, true, std::size_t{64} << 20); }
+void BM_pose_baked(benchmark::State& state) {
+  run_pose(state, false, std::size_t{64} << 20);
+}
+void BM_pose_unbaked(benchmark::State& state) {
+  run_pose(state, false, 0);
+}
+void BM_pose_molang(benchmark::State& state) {
+  run_pose(state, true, std::size_t{64} << 20);
+}
 
 void BM_playback_tick(benchmark::State& state) {
   const auto emote = std::make_shared<playback::prepared_emote>(corpus_like(state.range(0) != 0),

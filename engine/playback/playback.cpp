@@ -732,7 +732,7 @@ void playback::emit(std::vector<api::event>& out) {
       switch (info.kind) {
       case api::display_kind::item:
         sp.item = hr.hand ? hand_item(node) : node.item_stack_snbt;
-        sp.item_display = std::string(wire_name(node.item_display));
+        sp.item_display = std::string(content::name(node.item_display));
         break;
       case api::display_kind::block:
         sp.block = node.block_state_snbt;

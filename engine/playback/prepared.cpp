@@ -30,54 +30,6 @@ api::display_kind display_kind_of(content::node_type t) noexcept {
   }
 }
 
-std::string_view wire_name(content::participant p) noexcept {
-  return p == content::participant::partner ? "partner" : "initiator";
-}
-
-std::string_view wire_name(content::skin_part p) noexcept {
-  switch (p) {
-  case content::skin_part::head:
-    return "head";
-  case content::skin_part::body:
-    return "body";
-  case content::skin_part::left_arm:
-    return "left_arm";
-  case content::skin_part::right_arm:
-    return "right_arm";
-  case content::skin_part::left_leg:
-    return "left_leg";
-  case content::skin_part::right_leg:
-    return "right_leg";
-  }
-  return "head";
-}
-
-std::string_view wire_name(content::item_display_context c) noexcept {
-  switch (c) {
-  case content::item_display_context::none:
-    return "none";
-  case content::item_display_context::thirdperson_lefthand:
-    return "thirdperson_lefthand";
-  case content::item_display_context::thirdperson_righthand:
-    return "thirdperson_righthand";
-  case content::item_display_context::firstperson_lefthand:
-    return "firstperson_lefthand";
-  case content::item_display_context::firstperson_righthand:
-    return "firstperson_righthand";
-  case content::item_display_context::head:
-    return "head";
-  case content::item_display_context::gui:
-    return "gui";
-  case content::item_display_context::ground:
-    return "ground";
-  case content::item_display_context::fixed:
-    return "fixed";
-  case content::item_display_context::on_shelf:
-    return "on_shelf";
-  }
-  return "none";
-}
-
 namespace {
 
 const content::node_tracks& empty_tracks() {
@@ -332,8 +284,8 @@ void prepared_emote::init_union(std::span<const content::node> nodes,
       continue;
     }
     api::skin_binding b;
-    b.participant = std::string(wire_name(r.participant));
-    b.part = std::string(wire_name(r.part));
+    b.participant = std::string(content::name(r.participant));
+    b.part = std::string(content::name(r.part));
     b.order = r.order;
     b.rows[0] = r.start;
     b.rows[1] = r.end;

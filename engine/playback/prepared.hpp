@@ -164,10 +164,7 @@ private:
 };
 
 api::space to_api(content::node_space s) noexcept;
-/// Wire spellings used in display.spawn records.
-std::string_view wire_name(content::participant p) noexcept;
-std::string_view wire_name(content::skin_part p) noexcept;
-std::string_view wire_name(content::item_display_context c) noexcept;
+
 api::display_kind display_kind_of(content::node_type t) noexcept;
 
 } // namespace emote::playback

@@ -25,7 +25,6 @@ inline void require_compiled(const emote::molang::compile_output& out) {
   }
 }
 
-
 using namespace emote;
 
 /// A component value: a number or a Molang track expression.
