@@ -349,7 +349,12 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
     handle_of_node_[u] = static_cast<std::int32_t>(h);
     space_used_[idx(unodes[u].space)] = true;
   }
+  // Every evaluator is created now, so later segment entries allocate nothing.
   evaluators_.resize(emote_->animation_count());
+  for (std::size_t i = 0; i < evaluators_.size(); ++i) {
+    evaluator_for(static_cast<std::int32_t>(i));
+  }
+  segment_records_.reserve(4);
   spawn_pending_ = true;
 
   bool ok = true;
@@ -696,11 +701,12 @@ void playback::set_hand_items(content::participant who, const api::item_stack& r
 // ---------------------------------------------------------------------------------------------
 // stop and output
 
-void playback::stop(tick_context& ctx) {
+void playback::stop(tick_context& ctx, api::stop_reason reason) {
   if (stopped_) {
     return;
   }
   stopped_ = true;
+  stop_reason_ = reason;
   if (started_ && !emote_->is_sequence()) {
     run_events(emote_->animation()->events.stop, emote_->animation_at(0), ctx);
   }

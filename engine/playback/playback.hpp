@@ -130,10 +130,15 @@ public:
   /// A participant's current hand items (participant_hand nodes of that participant's space).
   void set_hand_items(content::participant who, const api::item_stack& right,
                       const api::item_stack& left);
-  /// stop(reason): the `stop` events run, then every handle gets `remove`. At most once.
-  void stop(tick_context& ctx);
+  /// stop(reason): the `stop` events run, then every handle gets `remove`. At most once (a
+  /// later call changes nothing, the first reason is kept).
+  void stop(tick_context& ctx, api::stop_reason reason = api::stop_reason::manual);
+  [[nodiscard]] std::optional<api::stop_reason> stop_reason() const noexcept {
+    return stop_reason_;
+  }
   /// P5: append this session's display records in protocol.md §6 order.
   void emit(std::vector<api::event>& out);
+  void emit(api::frame& frame) { emit(frame.events); }
   /// After the frame of the stop tick: return the handle ids to the pool.
   void release_handles(handle_pool& pool);
 
@@ -229,6 +234,7 @@ private:
   bool finished_ = false;
   bool failed_ = false;
   bool stopped_ = false;
+  std::optional<api::stop_reason> stop_reason_;
   bool offer_complete_ = false;
   bool spawn_pending_ = false;
   bool remove_emitted_ = false;

@@ -347,6 +347,7 @@ TEST_CASE("P28 timing: once D 3 from tick 100; loop D 2, L 3") {
     const api::frame f103 = h.step();
     CHECK(f103.tick == 103);
     CHECK(pb.finished());
+    CHECK(pb.stop_reason() == api::stop_reason::finished);
     CHECK(has_remove(f103));
     CHECK(update_of(f103, id) == nullptr);
   }
@@ -531,6 +532,7 @@ TEST_CASE("run-time failures: an NBT selector outside its options, a Molang budg
     const api::frame f = h.step(); // t 2: option 2 of 2 → ERROR in that tick
     CHECK(pb.failed());
     CHECK(pb.stopped());
+    CHECK(pb.stop_reason() == api::stop_reason::error);
     CHECK(has_remove(f));
     CHECK(commands_of(f) == strings{"say stop"});
   }

@@ -77,8 +77,10 @@ public:
       s.pb->follow(ctx, feet, yaw);
       s.pb->release_deferred_visibility(ctx);
       s.pb->advance(ctx);
-      if (s.pb->finished() || s.pb->failed()) {
-        s.pb->stop(ctx);
+      if (s.pb->finished()) {
+        s.pb->stop(ctx, api::stop_reason::finished);
+      } else if (s.pb->failed()) {
+        s.pb->stop(ctx, api::stop_reason::error);
       }
     }
     if (phase4) {
