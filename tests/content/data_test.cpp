@@ -27,7 +27,8 @@ TEST_CASE("check listing of tests/data/content/check matches its golden file") {
   const auto a = c->find_animation("data:good");
   REQUIRE(a != nullptr);
   CHECK(a->nodes[1].text_json == R"({"text":"hi","bold":true})");
-  CHECK(a->metadata.extra == std::vector<std::pair<std::string, std::string>>{{"tags", R"(["a",1,null])"}});
+  CHECK(a->metadata.extra ==
+        std::vector<std::pair<std::string, std::string>>{{"tags", R"(["a",1,null])"}});
 }
 
 TEST_CASE("the bundled sample emotes load with no errors and no warnings") {
