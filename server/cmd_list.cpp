@@ -53,6 +53,7 @@ bool read_config(const fs::path& file, fs::path& emotes, std::vector<std::string
     error = file.string() + ": " + (parsed.ok ? "must be an object" : parsed.error.message);
     return false;
   }
+  emotes = file.parent_path() / "emotes";
   if (const auto* e = parsed.root.find("emotes"); e != nullptr && !e->is_null()) {
     if (!e->is_string()) {
       error = file.string() + ": $.emotes: must be a string";
