@@ -956,7 +956,7 @@ core::result<request, decode_failure> decode_request(std::string_view line) {
   }
   r.body = std::move(*body);
 
-  doc.RemoveMember("token");
+  doc.EraseMember("token"); // keeps the members' order
   r.record = to_json(doc);
   return r;
 }

@@ -89,6 +89,8 @@ TEST_CASE("hello") {
   CHECK(h.client == "my-proxy/1.0");
   CHECK(r.record == R"({"op":"hello","protocol":1,"role":"observer","client":"my-proxy/1.0"})");
   CHECK(std::get<hello_request>(ok(R"({"op":"hello"})").body).role == client_role::controller);
+  CHECK(ok(R"({"token":"t","op":"hello","client":"c","role":"controller"})").record ==
+        R"({"op":"hello","client":"c","role":"controller"})");
   auto f = err(R"({"op":"hello","protocol":2})");
   CHECK(f.error.code == api::error_code::unsupported_protocol);
   CHECK(f.error.message == "unsupported protocol version 2; supported: 1");
