@@ -16,4 +16,6 @@ struct command_entry {
   std::string_view synopsis; ///< one line for `emote-sim --help`
 };
 
+int cmd_run(std::span<const std::string_view> args);
+
 } // namespace emote::server

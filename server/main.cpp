@@ -10,7 +10,9 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 0> commands{{
+constexpr std::array<command_entry, 1> commands{{
+    {"run", cmd_run,
+     "run     SCENARIO... [--out FILE] [--emotes DIR]   in-process scripted run with expectations"},
 }};
 
 void print_help(std::FILE* out) {
