@@ -85,21 +85,21 @@ bool read_idle(errors& e, const Value& v, const std::string& path,
       return e.fail(path + "." + std::string(k), "unknown key");
     }
   }
-  if (auto it = v.FindMember("delay"); it != v.MemberEnd()) {
-    if (!it->value.IsString()) {
+  if (const auto* it = find_member(v, "delay"); it != nullptr) {
+    if (!it->IsString()) {
       return e.fail(path + ".delay", "must be a string");
     }
-    auto t = parse_time_string(sv(it->value), 1);
+    auto t = parse_time_string(sv(*it), 1);
     if (!t) {
       return e.fail(path + ".delay", "must be a valid Minecraft time: " + t.error());
     }
     idle.delay = *t;
   }
-  auto it = v.FindMember("emote");
-  if (it == v.MemberEnd()) {
+  const auto* it = find_member(v, "emote");
+  if (it == nullptr) {
     return e.fail(path + ".emote", "is required");
   }
-  const Value& list = it->value;
+  const Value& list = *it;
   const std::string lpath = path + ".emote";
   if (!list.IsArray() || list.Empty()) {
     return e.fail(lpath, "must be a non-empty array");
@@ -158,34 +158,34 @@ bool read_rule(errors& e, const Value& v, const std::string& path, sim::access_r
       return e.fail(path + "." + std::string(k), "unknown key");
     }
   }
-  auto perm = v.FindMember("permission");
-  if (perm == v.MemberEnd()) {
+  const auto* perm = find_member(v, "permission");
+  if (perm == nullptr) {
     return e.fail(path + ".permission", "is required");
   }
-  if (!perm->value.IsString() || trim(sv(perm->value)).empty()) {
+  if (!perm->IsString() || trim(sv(*perm)).empty()) {
     return e.fail(path + ".permission", "must be a non-blank string");
   }
-  rule.permission.assign(sv(perm->value));
-  auto emotes = v.FindMember("emotes");
-  if (emotes == v.MemberEnd()) {
+  rule.permission.assign(sv(*perm));
+  const auto* emotes = find_member(v, "emotes");
+  if (emotes == nullptr) {
     return e.fail(path + ".emotes", "is required");
   }
-  if (!emotes->value.IsArray()) {
+  if (!emotes->IsArray()) {
     return e.fail(path + ".emotes", "must be an array");
   }
-  for (rapidjson::SizeType i = 0; i < emotes->value.Size(); ++i) {
+  for (rapidjson::SizeType i = 0; i < emotes->Size(); ++i) {
     std::string p;
-    if (!read_pattern(e, emotes->value[i], path + ".emotes[" + std::to_string(i) + "]", p)) {
+    if (!read_pattern(e, (*emotes)[i], path + ".emotes[" + std::to_string(i) + "]", p)) {
       return false;
     }
     rule.emotes.push_back(std::move(p));
   }
-  if (auto cd = v.FindMember("cooldown"); cd != v.MemberEnd() && !cd->value.IsNull()) {
+  if (const auto* cd = find_member(v, "cooldown"); cd != nullptr && !cd->IsNull()) {
     const std::string p = path + ".cooldown";
-    if (!cd->value.IsString()) {
+    if (!cd->IsString()) {
       return e.fail(p, "must be a string");
     }
-    const std::string_view s = sv(cd->value);
+    const std::string_view s = sv(*cd);
     sim::access_rule::cooldown_modifier mod;
     if (!s.empty() && s[0] == 'x') {
       double k = 0;
@@ -204,9 +204,9 @@ bool read_rule(errors& e, const Value& v, const std::string& path, sim::access_r
     }
     rule.cooldown = mod;
   }
-  if (auto idle = v.FindMember("idle"); idle != v.MemberEnd() && !idle->value.IsNull()) {
+  if (const auto* idle = find_member(v, "idle"); idle != nullptr && !idle->IsNull()) {
     sim::access_rule::idle_settings settings;
-    if (!read_idle(e, idle->value, path + ".idle", settings)) {
+    if (!read_idle(e, *idle, path + ".idle", settings)) {
       return false;
     }
     rule.idle = std::move(settings);

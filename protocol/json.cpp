@@ -358,6 +358,21 @@ std::string to_json(const rapidjson::Value& v) {
   return s;
 }
 
+const rapidjson::Value* find_member(const rapidjson::Value& obj, std::string_view key) noexcept {
+  if (!obj.IsObject()) {
+    return nullptr;
+  }
+  // Indexed walk: comparing RapidJSON member iterators is ambiguous under C++20 rewritten
+  // operators.
+  auto m = obj.MemberBegin();
+  for (rapidjson::SizeType i = 0; i < obj.MemberCount(); ++i, ++m) {
+    if (std::string_view(m->name.GetString(), m->name.GetStringLength()) == key) {
+      return &m->value;
+    }
+  }
+  return nullptr;
+}
+
 bool is_integral(const rapidjson::Value& v) noexcept {
   return as_int64(v).has_value();
 }

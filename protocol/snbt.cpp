@@ -266,20 +266,20 @@ private:
       }
       ++pos_;
       skip_ws();
-      value member;
-      if (!any(member, depth)) {
+      value item;
+      if (!any(item, depth)) {
         return false;
       }
       bool replaced = false;
       for (auto& m : v.members) {
-        if (m.first == k) {
-          m.second = std::move(member);
+        if (m.key == k) {
+          m.value = std::move(item);
           replaced = true;
           break;
         }
       }
       if (!replaced) {
-        v.members.emplace_back(std::move(k), std::move(member));
+        v.members.push_back({std::move(k), std::move(item)});
       }
       skip_ws();
       if (at('}')) {
@@ -422,8 +422,8 @@ bool namespace_char(char c) {
 
 const value* value::find(std::string_view key) const noexcept {
   for (const auto& m : members) {
-    if (m.first == key) {
-      return &m.second;
+    if (m.key == key) {
+      return &m.value;
     }
   }
   return nullptr;

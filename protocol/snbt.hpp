@@ -29,14 +29,21 @@ enum class tag : std::uint8_t {
   long_array,
 };
 
+struct member;
+
 struct value {
   snbt::tag type = tag::compound_tag;
-  std::string text;                                   ///< string contents or the number's text
-  std::vector<value> items;                           ///< list and array elements
-  std::vector<std::pair<std::string, value>> members; ///< compound members (duplicates: last wins)
+  std::string text;            ///< string contents or the number's text
+  std::vector<value> items;    ///< list and array elements
+  std::vector<member> members; ///< compound members (duplicates: last wins)
 
   /// The member named `key`, or nullptr.
   [[nodiscard]] const value* find(std::string_view key) const noexcept;
+};
+
+struct member {
+  std::string key;
+  snbt::value value;
 };
 
 inline constexpr int max_depth = 512;
