@@ -1,7 +1,8 @@
 #include "protocol/decode.hpp"
 
+#include "engine/core/identifier.hpp"
+#include "protocol/item.hpp"
 #include "protocol/json.hpp"
-#include "protocol/snbt.hpp"
 
 #include <algorithm>
 #include <array>
@@ -161,7 +162,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string");
     }
-    auto id = snbt::resource_location(sv(v));
+    auto id = core::parse_resource_location(sv(v));
     if (v.GetStringLength() == 0 || !id || id->back() == ':') {
       return fail(path, "must be a resource location like minecraft:overworld");
     }
@@ -190,7 +191,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string (an item id or SNBT compound) or null");
     }
-    auto parsed = snbt::parse_item(sv(v));
+    auto parsed = parse_item(sv(v));
     if (!parsed) {
       return fail(path, parsed.error());
     }

@@ -279,6 +279,12 @@ void json_out::f32(float v) {
     raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
     return;
   }
+  // Integral values below 10^4 in magnitude: to_chars would print them as plain integers too
+  // (an exponent form needs at least five characters), and integer formatting is much cheaper.
+  if (v > -10000.0F && v < 10000.0F && v == static_cast<float>(static_cast<int>(v))) {
+    i64(static_cast<int>(v));
+    return;
+  }
   char buf[32];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   b_->append(buf, r.ptr);
@@ -291,6 +297,10 @@ void json_out::f64(double v) {
   }
   if (v == 0) {
     raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
+    return;
+  }
+  if (v > -10000.0 && v < 10000.0 && v == static_cast<double>(static_cast<int>(v))) {
+    i64(static_cast<int>(v)); // as in f32()
     return;
   }
   char buf[40];

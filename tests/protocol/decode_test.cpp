@@ -180,7 +180,7 @@ TEST_CASE("player.join and player.update field errors name the path") {
   bad(R"({"op":"player.update","player":"a","dimension":"Nether!"})", "$.dimension");
   bad(R"({"op":"player.update","player":"a","right_hand":5})", "$.right_hand");
   bad(R"({"op":"player.update","player":"a","right_hand":"{count:1}"})", "$.right_hand",
-      "invalid item stack: needs a string id");
+      "invalid item stack: item stack needs an id");
   bad(R"({"op":"player.update","player":"a","right_hand":"{id:\"minecraft:bow\""})", "$.right_hand",
       "invalid compound SNBT");
   bad(R"({"op":"player.update","player":"a","velocity":[0,0,100e307]})", "$.velocity[2]",
