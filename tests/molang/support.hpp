@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace molang_test {
 
@@ -33,6 +34,8 @@ struct harness {
   bool with_player = true;
   emote::core::java_random rng{0};
   compile_options options;
+  /// Programs stay alive as long as the session (stored blocks point into them).
+  std::vector<std::shared_ptr<const program>> programs;
 
   session& sess() {
     if (!s) {
@@ -46,6 +49,7 @@ struct harness {
     auto out = compile(src, kind, symbols, options);
     INFO("source: ", shown(src), " error: ", out.error);
     REQUIRE(out.ok());
+    programs.push_back(out.program);
     return out.program;
   }
 
