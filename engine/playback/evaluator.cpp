@@ -35,8 +35,10 @@ bool evaluator::begin(std::int64_t t0, std::int32_t loop_count, const eval_env& 
   for (std::size_t i = 0; i < state_.size(); ++i) {
     node_state& s = state_[i];
     const content::node_tracks& tr = a.tracks(static_cast<std::int32_t>(i));
-    s.position = tr.position.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.position, 0, t0);
-    s.rotation = tr.rotation.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.rotation, 0, t0);
+    s.position =
+        tr.position.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.position, 0, t0);
+    s.rotation =
+        tr.rotation.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.rotation, 0, t0);
     s.scale = tr.scale.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.scale, 0, t0);
     s.visible_key =
         tr.visible.empty() ? 0 : advance_cursor<content::visible_keyframe>(tr.visible, 0, t0);

@@ -76,8 +76,8 @@ private:
                       const std::array<double, 3>& fallback, std::int64_t t, const eval_env& env,
                       std::array<double, 3>& out);
   bool rotation_channel(std::span<const content::vector_keyframe> keys, std::uint32_t& cursor,
-                        const std::array<double, 3>& fallback, std::int64_t t,
-                        const eval_env& env, math::quatf& out);
+                        const std::array<double, 3>& fallback, std::int64_t t, const eval_env& env,
+                        math::quatf& out);
   bool apply_nbt(std::int32_t node, std::int64_t t, const eval_env& env);
 
   const prepared_animation* animation_;

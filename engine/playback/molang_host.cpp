@@ -21,9 +21,13 @@ molang_host::~molang_host() = default;
 molang_host::molang_host(molang_host&&) noexcept = default;
 molang_host& molang_host::operator=(molang_host&&) noexcept = default;
 
-void molang_host::new_session() { session_->reset(); }
+void molang_host::new_session() {
+  session_->reset();
+}
 
-void molang_host::begin_frame() { session_->begin_frame(); }
+void molang_host::begin_frame() {
+  session_->begin_frame();
+}
 
 bool molang_host::run(const molang::program& program, const molang::frame_queries& queries,
                       const molang::player_view* player, core::java_random& rng, double& out) {

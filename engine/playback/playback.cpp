@@ -28,10 +28,10 @@ std::string_view name(session_phase p) noexcept {
 
 struct playback::node_rt {
   math::mat4f world;
-  std::int32_t interp = 0;  ///< interpolation_duration of the last application
-  bool requested = true;    ///< requested visibility of the last application
-  bool set_hidden = false;  ///< hidden by a segment's hidden set or hideAllAt0
-  core::nbt_compound nbt;   ///< merged NBT-track state
+  std::int32_t interp = 0; ///< interpolation_duration of the last application
+  bool requested = true;   ///< requested visibility of the last application
+  bool set_hidden = false; ///< hidden by a segment's hidden set or hideAllAt0
+  core::nbt_compound nbt;  ///< merged NBT-track state
   std::uint64_t nbt_version = 0;
   const evaluator* nbt_source = nullptr;
   std::uint64_t nbt_source_version = 0;
@@ -50,9 +50,13 @@ struct playback::handle_rt {
 
 namespace {
 
-constexpr std::size_t idx(api::space s) noexcept { return static_cast<std::size_t>(s); }
+constexpr std::size_t idx(api::space s) noexcept {
+  return static_cast<std::size_t>(s);
+}
 
-std::string item_snbt(const api::item_stack& s) { return s.empty() ? std::string("{}") : s.snbt; }
+std::string item_snbt(const api::item_stack& s) {
+  return s.empty() ? std::string("{}") : s.snbt;
+}
 
 api::transform_record make_transform(const math::mat4f& m) {
   api::transform_record r;
@@ -78,7 +82,9 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
   return q;
 }
 
-std::int64_t floor_mod(std::int64_t a, std::int64_t b) noexcept { return a - floor_div(a, b) * b; }
+std::int64_t floor_mod(std::int64_t a, std::int64_t b) noexcept {
+  return a - floor_div(a, b) * b;
+}
 
 } // namespace
 
@@ -145,7 +151,9 @@ evaluator& playback::evaluator_for(std::int32_t animation) {
   return *slot;
 }
 
-std::int32_t playback::teleport_duration() const noexcept { return deadzone_ > 0.0 ? 3 : 0; }
+std::int32_t playback::teleport_duration() const noexcept {
+  return deadzone_ > 0.0 ? 3 : 0;
+}
 
 math::mat4f playback::display_matrix(std::int32_t union_node) const noexcept {
   const auto u = static_cast<std::size_t>(union_node);
@@ -177,8 +185,8 @@ void playback::apply_transforms(const evaluator& ev, std::int32_t interp) {
   const auto prepared = pa.prepared();
   const auto uidx = pa.union_index();
   for (std::size_t i = 0; i < prepared.size(); ++i) {
-    const std::int32_t src = prepared[i].mirror_of >= 0 ? prepared[i].mirror_of
-                                                        : static_cast<std::int32_t>(i);
+    const std::int32_t src =
+        prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
     node_rt& n = nodes_[static_cast<std::size_t>(uidx[i])];
     n.world = ev.world(src);
     n.interp = interp;
@@ -193,8 +201,8 @@ void playback::apply_visibility(const evaluator& ev) {
     if (prepared[i].anchor) {
       continue;
     }
-    const std::int32_t src = prepared[i].mirror_of >= 0 ? prepared[i].mirror_of
-                                                        : static_cast<std::int32_t>(i);
+    const std::int32_t src =
+        prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
     nodes_[static_cast<std::size_t>(uidx[i])].requested = ev.visible(src);
   }
 }
@@ -207,8 +215,8 @@ void playback::apply_nbt(const evaluator& ev) {
     if (prepared[i].anchor) {
       continue;
     }
-    const std::int32_t src = prepared[i].mirror_of >= 0 ? prepared[i].mirror_of
-                                                        : static_cast<std::int32_t>(i);
+    const std::int32_t src =
+        prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
     node_rt& n = nodes_[static_cast<std::size_t>(uidx[i])];
     const std::uint64_t v = ev.nbt_version(src);
     if (n.nbt_source == &ev && n.nbt_source_version == v) {
@@ -273,8 +281,8 @@ void playback::run_event(const content::command_event& ev, const prepared_animat
   const float ox = static_cast<float>(ev.offset[0]);
   const float oy = static_cast<float>(ev.offset[1]);
   const float oz = static_cast<float>(ev.offset[2]);
-  const math::mat4f rv = math::root_rot_radians(
-      static_cast<float>(static_cast<double>(-rel_) * math::deg_to_rad));
+  const math::mat4f rv =
+      math::root_rot_radians(static_cast<float>(static_cast<double>(-rel_) * math::deg_to_rad));
   math::mat4f o;
   core::dvec3 base;
   if (ev.origin == content::event_origin::node && ev.origin_node >= 0 &&
@@ -341,7 +349,12 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
     handle_of_node_[u] = static_cast<std::int32_t>(h);
     space_used_[idx(unodes[u].space)] = true;
   }
+  // Every evaluator is created now, so later segment entries allocate nothing.
   evaluators_.resize(emote_->animation_count());
+  for (std::size_t i = 0; i < evaluators_.size(); ++i) {
+    evaluator_for(static_cast<std::int32_t>(i));
+  }
+  segment_records_.reserve(4);
   spawn_pending_ = true;
 
   bool ok = true;
@@ -413,8 +426,8 @@ bool playback::restart(tick_context& ctx) {
 // ---------------------------------------------------------------------------------------------
 // P3
 
-void playback::follow(const core::dvec3& feet, float yaw) {
-  if (!started_ || !follows()) {
+void playback::follow(const tick_context& ctx, const core::dvec3& feet, float yaw) {
+  if (!started_ || !follows() || ctx.tick == start_tick_) {
     return;
   }
   // (a) root follow (§4.8): only with movement_distance 0.
@@ -438,8 +451,8 @@ void playback::follow(const core::dvec3& feet, float yaw) {
   rel_ = math::wrap_degrees(view_yaw_ - scene.yaw);
 }
 
-void playback::release_deferred_visibility() noexcept {
-  if (!started_ || deferred_released_) {
+void playback::release_deferred_visibility(const tick_context& ctx) noexcept {
+  if (!started_ || deferred_released_ || ctx.tick == start_tick_) {
     return;
   }
   deferred_released_ = true;
@@ -468,9 +481,8 @@ void playback::advance_animation(tick_context& ctx) {
   const content::animation& a = *emote_->animation();
   const prepared_animation& pa = emote_->animation_at(0);
   const std::int64_t d = a.duration.count();
-  const auto interp = static_cast<std::int32_t>(
-      std::min<std::int64_t>(a.settings.display_interpolation.count(),
-                             std::numeric_limits<std::int32_t>::max()));
+  const auto interp = static_cast<std::int32_t>(std::min<std::int64_t>(
+      a.settings.display_interpolation.count(), std::numeric_limits<std::int32_t>::max()));
   const eval_env env{ctx.player, &session_rng_};
   const auto evaluate_next = [&]() -> bool {
     ++t_;
@@ -548,7 +560,9 @@ bool playback::start_compiled(std::span<const content::step> steps, bool have_po
   return step(0, ctx);
 }
 
-void playback::pull_next_segment() { next_ = compiler_.next(draws()); }
+void playback::pull_next_segment() {
+  next_ = compiler_.next(draws());
+}
 
 bool playback::step(std::int64_t T, tick_context& ctx) {
   const eval_env env{ctx.player, &session_rng_};
@@ -568,9 +582,8 @@ bool playback::step(std::int64_t T, tick_context& ctx) {
         return false;
       }
       const content::animation& a = segment_eval_->animation().source();
-      const auto interp = static_cast<std::int32_t>(
-          std::min<std::int64_t>(a.settings.display_interpolation.count(),
-                                 std::numeric_limits<std::int32_t>::max()));
+      const auto interp = static_cast<std::int32_t>(std::min<std::int64_t>(
+          a.settings.display_interpolation.count(), std::numeric_limits<std::int32_t>::max()));
       apply_transforms(*segment_eval_, interp);
       apply_visibility(*segment_eval_);
       apply_nbt(*segment_eval_);
@@ -668,7 +681,9 @@ bool playback::start_branch(api::branch which, tick_context& ctx) {
   return ok;
 }
 
-void playback::activate_partner_space() noexcept { partner_active_ = true; }
+void playback::activate_partner_space() noexcept {
+  partner_active_ = true;
+}
 
 void playback::set_hand_items(content::participant who, const api::item_stack& right,
                               const api::item_stack& left) {
@@ -686,11 +701,12 @@ void playback::set_hand_items(content::participant who, const api::item_stack& r
 // ---------------------------------------------------------------------------------------------
 // stop and output
 
-void playback::stop(tick_context& ctx) {
+void playback::stop(tick_context& ctx, api::stop_reason reason) {
   if (stopped_) {
     return;
   }
   stopped_ = true;
+  stop_reason_ = reason;
   if (started_ && !emote_->is_sequence()) {
     run_events(emote_->animation()->events.stop, emote_->animation_at(0), ctx);
   }

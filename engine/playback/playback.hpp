@@ -4,8 +4,8 @@
 // The engine drives it through the tick phases of §1.3 and collects its records:
 //
 //   P1  start(pool, ctx)               spawn pose 0 + `start` events (after admission, §4.1)
-//   P3  follow(feet, yaw)              (a) root follow, (b) view follow — only if follows()
-//       release_deferred_visibility()  (c) first advancing tick only (later calls do nothing)
+//   P3  follow(ctx, feet, yaw)         (a) root follow, (b) view follow — only if follows()
+//       release_deferred_visibility(ctx) (c) first advancing tick only (later calls do nothing)
 //       advance(ctx)                   (d) one tick (WAITING: nothing)
 //       finished() / failed()          (e) → stop(ctx) with FINISHED / ERROR (engine's reason)
 //   P4  offer_complete() → enter_waiting() | start_branch(matched|timeout, ctx)
@@ -54,9 +54,9 @@ struct start_info {
   /// `api` placement (players.md §6.1): replaces feet and yaw as the scene root and disables
   /// following. Ignored by two-player Sequences.
   std::optional<api::placement> placement;
-  std::int64_t game_time = 0;     ///< the world's game time in the start tick (server_sync)
-  session_generators generators;  ///< make_session_generators(server_seed, session number)
-  api::item_stack right_hand;     ///< the initiator's hands (participant_hand items)
+  std::int64_t game_time = 0;    ///< the world's game time in the start tick (server_sync)
+  session_generators generators; ///< make_session_generators(server_seed, session number)
+  api::item_stack right_hand;    ///< the initiator's hands (participant_hand items)
   api::item_stack left_hand;
 };
 
@@ -112,11 +112,14 @@ public:
   /// P1: acquire handles, evaluate pose 0 (or the server_sync snapshot), queue the spawns, run
   /// the `start` events. False on a run-time failure (failed() is then true).
   bool start(handle_pool& pool, tick_context& ctx);
-  /// P3a + P3b with the initiator's current feet and yaw; nothing when !follows().
-  void follow(const core::dvec3& feet, float yaw);
-  /// P3c: on the first call, handles take their effective visibility (§4.6).
-  void release_deferred_visibility() noexcept;
-  /// P3d: one advance. Nothing once finished, failed, stopped, or while WAITING.
+  /// P3a + P3b with the initiator's current feet and yaw; nothing when !follows() or in the
+  /// tick the playback started.
+  void follow(const tick_context& ctx, const core::dvec3& feet, float yaw);
+  /// P3c: on the first call after the start tick, handles take their effective visibility
+  /// (§4.6).
+  void release_deferred_visibility(const tick_context& ctx) noexcept;
+  /// P3d: one advance. Nothing once finished, failed, stopped, while WAITING, or in the tick the
+  /// playback (or its branch) started.
   void advance(tick_context& ctx);
   /// P4: the offer ended without a match: WAITING (the offer pose stays).
   void enter_waiting() noexcept;
@@ -127,10 +130,15 @@ public:
   /// A participant's current hand items (participant_hand nodes of that participant's space).
   void set_hand_items(content::participant who, const api::item_stack& right,
                       const api::item_stack& left);
-  /// stop(reason): the `stop` events run, then every handle gets `remove`. At most once.
-  void stop(tick_context& ctx);
+  /// stop(reason): the `stop` events run, then every handle gets `remove`. At most once (a
+  /// later call changes nothing, the first reason is kept).
+  void stop(tick_context& ctx, api::stop_reason reason = api::stop_reason::manual);
+  [[nodiscard]] std::optional<api::stop_reason> stop_reason() const noexcept {
+    return stop_reason_;
+  }
   /// P5: append this session's display records in protocol.md §6 order.
   void emit(std::vector<api::event>& out);
+  void emit(api::frame& frame) { emit(frame.events); }
   /// After the frame of the stop tick: return the handle ids to the pool.
   void release_handles(handle_pool& pool);
 
@@ -158,8 +166,7 @@ private:
                      tick_context& ctx);
   void run_events(const std::vector<content::command_event>& events, const prepared_animation& pa,
                   tick_context& ctx);
-  void run_event(const content::command_event& ev, const prepared_animation& pa,
-                 tick_context& ctx);
+  void run_event(const content::command_event& ev, const prepared_animation& pa, tick_context& ctx);
   [[nodiscard]] math::mat4f display_matrix(std::int32_t union_node) const noexcept;
   [[nodiscard]] bool effective_visible(const handle_rt& h) const noexcept;
   [[nodiscard]] const std::string& hand_item(const content::node& n) const noexcept;
@@ -190,7 +197,7 @@ private:
   std::vector<api::handle_id> handle_ids_;
   std::vector<std::int32_t> handle_of_node_; ///< union index → index in handles_, or -1
   std::uint64_t nbt_counter_ = 0;
-  api::tick_number start_tick_ = 0;          ///< tick of the start or the last branch start
+  api::tick_number start_tick_ = 0; ///< tick of the start or the last branch start
   bool handles_released_ = false;
   std::array<bool, 3> space_used_{};
   std::array<core::dvec3, 3> emitted_position_{};
@@ -227,6 +234,7 @@ private:
   bool finished_ = false;
   bool failed_ = false;
   bool stopped_ = false;
+  std::optional<api::stop_reason> stop_reason_;
   bool offer_complete_ = false;
   bool spawn_pending_ = false;
   bool remove_emitted_ = false;

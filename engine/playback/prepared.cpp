@@ -130,7 +130,7 @@ prepared_animation::prepared_animation(std::shared_ptr<const content::animation>
 const content::node_tracks& prepared_animation::tracks(std::int32_t node) const noexcept {
   const auto i = static_cast<std::size_t>(node);
   return i < animation_->tracks.size() && prepared_[i].mirror_of < 0 ? animation_->tracks[i]
-                                                                       : empty_tracks();
+                                                                     : empty_tracks();
 }
 
 animation_timing prepared_animation::timing() const noexcept {
@@ -159,7 +159,8 @@ void prepared_animation::bake(std::size_t budget) {
     }
   }
   const std::size_t per_tick_bytes = per_tick_nodes * ticks * sizeof(math::mat4f);
-  const bool bake_per_tick = per_tick_bytes <= budget && per_tick_bytes <= library::per_animation_bake_limit;
+  const bool bake_per_tick =
+      per_tick_bytes <= budget && per_tick_bytes <= library::per_animation_bake_limit;
 
   // Constant chains: one world each (evaluation order, so parents are ready).
   for (const std::int32_t i : order_) {
@@ -168,11 +169,11 @@ void prepared_animation::bake(std::size_t budget) {
       p.pose = pose_source::table_constant;
       p.table = static_cast<std::uint32_t>(world_table_.size());
       const math::mat4f& local = p.constant_local;
-      world_table_.push_back(p.parent >= 0
-                                 ? math::affine_mul(
-                                       world_table_[prepared_[static_cast<std::size_t>(p.parent)].table],
-                                       local)
-                                 : local);
+      world_table_.push_back(
+          p.parent >= 0
+              ? math::affine_mul(world_table_[prepared_[static_cast<std::size_t>(p.parent)].table],
+                                 local)
+              : local);
     } else if (bake_per_tick && chain_free[static_cast<std::size_t>(i)]) {
       p.pose = pose_source::table_per_tick;
       p.table = static_cast<std::uint32_t>(world_table_.size());
@@ -215,7 +216,8 @@ void prepared_animation::bake(std::size_t budget) {
 prepared_emote::prepared_emote(std::shared_ptr<const content::animation> animation,
                                std::size_t bake_budget)
     : id_(animation->id), animation_(std::move(animation)) {
-  animations_.emplace_back(animation_, &animation_->nodes, std::vector<std::int32_t>{}, bake_budget);
+  animations_.emplace_back(animation_, &animation_->nodes, std::vector<std::int32_t>{},
+                           bake_budget);
   timings_.push_back(animations_.back().timing());
   init_union(animation_->nodes, animation_->skin);
   const std::vector<math::mat4f> world = default_worlds(animation_->nodes);
@@ -331,10 +333,9 @@ library::library(std::shared_ptr<const content::catalog> catalog, std::size_t ba
 
 std::shared_ptr<const prepared_emote> library::find(std::string_view id) const noexcept {
   const auto& entries = catalog_->entries();
-  const auto it = std::lower_bound(entries.begin(), entries.end(), id,
-                                   [](const content::catalog_entry& e, std::string_view v) {
-                                     return e.id < v;
-                                   });
+  const auto it = std::lower_bound(
+      entries.begin(), entries.end(), id,
+      [](const content::catalog_entry& e, std::string_view v) { return e.id < v; });
   if (it == entries.end() || it->id != id) {
     return nullptr;
   }

@@ -34,7 +34,7 @@ struct prepared_node {
   bool has_vector_tracks = false;
   bool has_vector_molang = false;
   pose_source pose = pose_source::runtime;
-  std::uint32_t table = 0;   ///< offset into world_table (table poses)
+  std::uint32_t table = 0;    ///< offset into world_table (table poses)
   math::mat4f constant_local; ///< runtime nodes without vector tracks
 };
 
@@ -43,8 +43,8 @@ struct prepared_node {
 class prepared_animation {
 public:
   prepared_animation(std::shared_ptr<const content::animation> animation,
-                     const std::vector<content::node>* nodes,
-                     std::vector<std::int32_t> union_index, std::size_t bake_budget);
+                     const std::vector<content::node>* nodes, std::vector<std::int32_t> union_index,
+                     std::size_t bake_budget);
 
   [[nodiscard]] const content::animation& source() const noexcept { return *animation_; }
   [[nodiscard]] std::span<const content::node> nodes() const noexcept { return *nodes_; }
@@ -164,6 +164,7 @@ private:
 };
 
 api::space to_api(content::node_space s) noexcept;
+
 api::display_kind display_kind_of(content::node_type t) noexcept;
 
 } // namespace emote::playback

@@ -21,11 +21,21 @@ void* operator new(std::size_t n) {
   }
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void* operator new[](std::size_t n) {
+  return operator new(n);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 using namespace emote;
 using namespace fixture;
@@ -45,9 +55,9 @@ std::shared_ptr<const content::animation> corpus_like(const std::string& id, boo
   int parent = root;
   for (int i = 0; i < 73; ++i) {
     const bool anchor = i % 6 == 0;
-    const int n = b.node("n" + std::to_string(i), anchor ? node_type::anchor : node_type::item_display,
-                         i % 5 == 0 ? root : parent, node_space::initiator,
-                         {0.1 * i, 0.05 * i, -0.02 * i});
+    const int n =
+        b.node("n" + std::to_string(i), anchor ? node_type::anchor : node_type::item_display,
+               i % 5 == 0 ? root : parent, node_space::initiator, {0.1 * i, 0.05 * i, -0.02 * i});
     if (i % 3 == 0) {
       b.position(n, 0, {0, 0, 0}, content::easing::ease_in_out_sine)
           .position(n, 40, {0.5, 1, 0}, content::easing::ease_out_back)
@@ -94,8 +104,8 @@ struct engine_loop {
     commands.clear();
     frame.clear();
     for (auto& pb : pbs) {
-      pb->follow(core::dvec3{0, 64, 0}, static_cast<float>(tick % 360));
-      pb->release_deferred_visibility();
+      pb->follow(ctx, core::dvec3{0, 64, 0}, static_cast<float>(tick % 360));
+      pb->release_deferred_visibility(ctx);
       pb->advance(ctx);
       REQUIRE_FALSE(pb->failed());
     }
@@ -122,6 +132,12 @@ TEST_CASE("steady-state ticks allocate nothing: 1000 ticks of 50 playbacks") {
   // Warm up: spawn frames and one full cycle (loop delays and restarts included).
   for (int i = 0; i < 200; ++i) {
     loop.run_tick();
+  }
+  {
+    // The counter sees this executable's allocations.
+    const std::uint64_t probe = g_allocations.load();
+    auto v = std::make_unique<std::vector<int>>(100);
+    CHECK(g_allocations.load() >= probe + 2);
   }
   const std::uint64_t before = g_allocations.load();
   std::size_t records = 0;

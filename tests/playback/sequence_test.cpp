@@ -3,6 +3,9 @@
 
 #include "fixture.hpp"
 
+#include <cmath>
+#include <limits>
+
 using namespace emote;
 using namespace fixture;
 using content::node_space;
@@ -66,7 +69,9 @@ trace run(harness& h, int ticks, const std::string& node = "n") {
   return t;
 }
 
-bool none(float x) { return std::isnan(x); }
+bool none(float x) {
+  return std::isnan(x);
+}
 
 } // namespace
 
@@ -268,8 +273,8 @@ TEST_CASE("P24 waits, loop delays, transitions and hideAllAt0") {
   auto& pb = h.play(prepare(s.build()), &draws);
   const trace t = run(h, 13);
   CHECK(t.visible[0] == std::optional<bool>(false)); // all hidden from S
-  CHECK_FALSE(t.visible[1].has_value());              // still hidden after the release
-  CHECK(t.x[2] == 1.0f);                              // S+2 segment 1: no transition
+  CHECK_FALSE(t.visible[1].has_value());             // still hidden after the release
+  CHECK(t.x[2] == 1.0f);                             // S+2 segment 1: no transition
   CHECK(t.interp[2] == 0);
   CHECK(t.visible[2] == std::optional<bool>(true));
   CHECK(t.x[3] == 2.0f);
@@ -341,7 +346,8 @@ TEST_CASE("segment.started records carry step, repeat and branch") {
   h.play(prepare(s.build()), &draws);
   std::vector<std::pair<std::int32_t, std::int64_t>> seen;
   for (int k = 0; k < 6; ++k) {
-    for (const auto* r : all_of<api::ev_segment_started>(h.step())) {
+    const api::frame f = h.step();
+    for (const auto* r : all_of<api::ev_segment_started>(f)) {
       seen.emplace_back(r->step, r->repeat);
       CHECK(r->branch == api::branch::main);
       CHECK(r->session == 1);

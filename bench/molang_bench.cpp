@@ -1,0 +1,85 @@
+// Molang evaluation cost (molang.md §6 targets: < 200 ns for the wave expression, < 1 µs for a
+// 10-statement tick program), plus compile cost. Not run by CI: build preset `release`, then
+// `build/release/bench/bench_molang`.
+#include "engine/molang/molang.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+namespace {
+
+using namespace emote::molang;
+
+constexpr const char* wave = "1 + math.sin(q.anim_time * 180) * 0.05";
+
+constexpr const char* tick_program = "v.t = q.anim_time;"
+                                     "v.phase = math.mod(v.t * 2, 1);"
+                                     "v.wave = math.sin(v.t * 360) * 0.5;"
+                                     "v.bob = math.cos(v.t * 180) * 0.1;"
+                                     "v.scale = 1 + v.wave * 0.05;"
+                                     "v.visible = q.anim_time >= 2;"
+                                     "v.speed = q.ground_speed;"
+                                     "v.lean = math.clamp(v.speed * 5, 0, 15);"
+                                     "v.blend = math.lerp(v.bob, v.lean, 0.5);"
+                                     "v.total = v.scale + v.blend + v.phase;";
+
+void run_case(benchmark::State& state, const char* source, program_kind kind) {
+  symbol_table symbols;
+  const auto out = compile(source, kind, symbols);
+  if (!out.ok()) {
+    state.SkipWithError(out.error.c_str());
+    return;
+  }
+  session s(symbols);
+  frame_queries frame;
+  player_view player;
+  player.velocity = {0.1, 0, 0.2};
+  emote::core::java_random rng(42);
+  std::int64_t tick = 0;
+  for (auto _ : state) {
+    frame.anim_time = static_cast<double>(tick % 80) / 20.0;
+    frame.anim_time_ticks = static_cast<double>(tick % 80);
+    ++tick;
+    const eval_result r = evaluate(*out.program, s, frame, &player, rng);
+    benchmark::DoNotOptimize(r.value);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void bm_wave_expression(benchmark::State& state) {
+  run_case(state, wave, program_kind::track);
+}
+BENCHMARK(bm_wave_expression);
+
+void bm_tick_program_10_statements(benchmark::State& state) {
+  run_case(state, tick_program, program_kind::program);
+}
+BENCHMARK(bm_tick_program_10_statements);
+
+void bm_compile_tick_program(benchmark::State& state) {
+  symbol_table symbols;
+  for (auto _ : state) {
+    auto out = compile(tick_program, program_kind::program, symbols);
+    benchmark::DoNotOptimize(out.program.get());
+  }
+}
+BENCHMARK(bm_compile_tick_program);
+
+void bm_compile_16k_chain(benchmark::State& state) {
+  std::string chain = "1";
+  while (chain.size() + 2 <= 16384) {
+    chain += "+1";
+  }
+  symbol_table symbols;
+  compile_options options;
+  options.warnings = false;
+  for (auto _ : state) {
+    auto out = compile(chain, program_kind::program, symbols, options);
+    benchmark::DoNotOptimize(out.program.get());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(chain.size()));
+}
+BENCHMARK(bm_compile_16k_chain);
+
+} // namespace
