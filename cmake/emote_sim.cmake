@@ -11,6 +11,13 @@ target_compile_options(emote_options INTERFACE
 target_include_directories(emote_options INTERFACE ${PROJECT_SOURCE_DIR})
 target_compile_features(emote_options INTERFACE cxx_std_20)
 target_compile_definitions(emote_options INTERFACE EMOTE_SIM_VERSION="${PROJECT_VERSION}")
+if(EMOTE_SIM_FUZZ)
+  # Instrument every library for coverage (not only the fuzz targets' own files), so libFuzzer
+  # can see into the code under test; the fuzz targets add the fuzzer runtime when linking.
+  target_compile_options(emote_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                                                 -fno-sanitize-recover=undefined)
+  target_link_options(emote_options INTERFACE -fsanitize=address,undefined)
+endif()
 if(EMOTE_SIM_SANITIZE)
   target_compile_options(emote_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
                                                  -fno-sanitize-recover=undefined)

@@ -7,6 +7,7 @@
 #include "engine/content/model.hpp"
 #include "engine/core/diagnostic.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -45,8 +46,10 @@ public:
       c.path_ += key;
     }
     scope(checker& c, std::size_t index) : c_(c), n_(c.path_.size()) {
+      char digits[24];
+      const auto r = std::to_chars(digits, digits + sizeof digits, index);
       c.path_ += '[';
-      c.path_ += std::to_string(index);
+      c.path_.append(digits, r.ptr);
       c.path_ += ']';
     }
     ~scope() { c_.path_.resize(n_); }

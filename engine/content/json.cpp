@@ -346,8 +346,10 @@ private:
     }
     const std::size_t base = path_.size();
     while (true) {
+      char digits[24];
+      const auto r = std::to_chars(digits, digits + sizeof digits, arr.size());
       path_ += '[';
-      path_ += std::to_string(arr.size());
+      path_.append(digits, r.ptr);
       path_ += ']';
       arr.emplace_back();
       const bool ok = value(arr.back(), depth);

@@ -27,7 +27,7 @@ public:
 
   json_value() = default;
 
-  [[nodiscard]] json_kind kind() const noexcept { return static_cast<json_kind>(v_.index()); }
+  [[nodiscard]] json_kind kind() const noexcept;
   [[nodiscard]] bool is_null() const noexcept { return kind() == json_kind::null_value; }
   [[nodiscard]] bool is_bool() const noexcept { return kind() == json_kind::boolean; }
   [[nodiscard]] bool is_number() const noexcept { return kind() == json_kind::number; }
@@ -35,23 +35,23 @@ public:
   [[nodiscard]] bool is_array() const noexcept { return kind() == json_kind::array; }
   [[nodiscard]] bool is_object() const noexcept { return kind() == json_kind::object; }
 
-  [[nodiscard]] bool as_bool() const { return std::get<bool>(v_); }
-  [[nodiscard]] double as_number() const { return std::get<double>(v_); }
-  [[nodiscard]] const std::string& as_string() const { return std::get<std::string>(v_); }
-  [[nodiscard]] const array_type& as_array() const { return std::get<array_type>(v_); }
-  [[nodiscard]] const object_type& as_object() const { return std::get<object_type>(v_); }
-  array_type& as_array() { return std::get<array_type>(v_); }
-  object_type& as_object() { return std::get<object_type>(v_); }
+  [[nodiscard]] bool as_bool() const;
+  [[nodiscard]] double as_number() const;
+  [[nodiscard]] const std::string& as_string() const;
+  [[nodiscard]] const array_type& as_array() const;
+  [[nodiscard]] const object_type& as_object() const;
+  array_type& as_array();
+  object_type& as_object();
 
   /// The member `key` of an object, or nullptr (also for non-objects).
   [[nodiscard]] const json_value* find(std::string_view key) const noexcept;
 
-  void set_null() { v_.emplace<0>(); }
-  void set_bool(bool b) { v_.emplace<1>(b); }
-  void set_number(double d) { v_.emplace<2>(d); }
-  void set_string(std::string s) { v_.emplace<3>(std::move(s)); }
-  array_type& set_array() { return v_.emplace<4>(); }
-  object_type& set_object() { return v_.emplace<5>(); }
+  void set_null();
+  void set_bool(bool b);
+  void set_number(double d);
+  void set_string(std::string s);
+  array_type& set_array();
+  object_type& set_object();
 
   std::uint32_t line = 0;   ///< 1-based
   std::uint32_t column = 0; ///< 1-based, Unicode scalar values
@@ -64,6 +64,24 @@ struct json_member {
   std::string key;
   json_value value;
 };
+
+// Defined here, where json_member is complete.
+inline json_kind json_value::kind() const noexcept { return static_cast<json_kind>(v_.index()); }
+inline bool json_value::as_bool() const { return std::get<bool>(v_); }
+inline double json_value::as_number() const { return std::get<double>(v_); }
+inline const std::string& json_value::as_string() const { return std::get<std::string>(v_); }
+inline const json_value::array_type& json_value::as_array() const { return std::get<array_type>(v_); }
+inline const json_value::object_type& json_value::as_object() const {
+  return std::get<object_type>(v_);
+}
+inline json_value::array_type& json_value::as_array() { return std::get<array_type>(v_); }
+inline json_value::object_type& json_value::as_object() { return std::get<object_type>(v_); }
+inline void json_value::set_null() { v_.emplace<0>(); }
+inline void json_value::set_bool(bool b) { v_.emplace<1>(b); }
+inline void json_value::set_number(double d) { v_.emplace<2>(d); }
+inline void json_value::set_string(std::string s) { v_.emplace<3>(std::move(s)); }
+inline json_value::array_type& json_value::set_array() { return v_.emplace<4>(); }
+inline json_value::object_type& json_value::set_object() { return v_.emplace<5>(); }
 
 /// A dialect warning or the parse error.
 struct json_notice {

@@ -89,7 +89,7 @@ class animation_checker {
 public:
   animation_checker(const json_value& root, checker& c, checked_file& out,
                     const check_options& options)
-      : root_(root), c_(c), out_(out), options_(options), a_(std::make_shared<animation>()),
+      : root_(root), c_(c), out_(out), a_(std::make_shared<animation>()),
         compiler_(options.quirk_warnings) {}
 
   void run() {
@@ -1167,7 +1167,6 @@ private:
   const json_value& root_;
   checker& c_;
   checked_file& out_;
-  const check_options& options_;
   std::shared_ptr<animation> a_;
   molang_compiler compiler_;
   const json_value* nodes_ = nullptr;
