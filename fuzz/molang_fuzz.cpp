@@ -2,8 +2,11 @@
 // Checks: no crash or sanitizer report; a load error is one of the specified messages; results
 // are finite; evaluation is deterministic (a second fresh run gives the same bits); the budget
 // ends every evaluation (hangs surface as libFuzzer timeouts).
-//   build: cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_molang
-//   run:   build/fuzz/fuzz/fuzz_molang fuzz/corpus/molang -max_total_time=600 -timeout=25
+//   build (instrument the libraries too; the preset alone instruments only this file):
+//     cmake --preset fuzz -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined"
+//     cmake --build --preset fuzz --target fuzz_molang
+//   run on a copy of the seeds: cp -r fuzz/corpus/molang /tmp/work &&
+//     build/fuzz/fuzz/fuzz_molang /tmp/work -max_total_time=600 -timeout=25
 #include "engine/molang/molang.hpp"
 
 #include <bit>

@@ -4,7 +4,7 @@ namespace emote::molang {
 
 session::session(const symbol_table& symbols) : symbols_(&symbols) {
   catalog_.resize(query_catalog().size());
-  stack_.resize(256);
+  stack_.resize(64); // grows on demand (rarely: only programs with deeper expressions)
   fit();
   reset();
 }

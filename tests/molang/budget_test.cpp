@@ -107,6 +107,8 @@ TEST_CASE("hostile: deep ternaries, long chains, huge numbers compile and run") 
   CHECK(eval("v.a" + repeat(".a", 8000)) == 0);
   CHECK(eval(repeat("(", 256) + "1" + repeat(")", 256) + repeat("(2)", 3000)) == 0);
   CHECK(eval("q.any(1" + repeat(",1", 8000) + ")") == 1);
+  // A right-nested sum keeps 250 values on the stack (the session's stack grows once).
+  CHECK(eval(repeat("1+(", 250) + "1" + std::string(250, ')')) == 251);
   CHECK(eval("math.abs(1" + repeat(",v.x=1", 2000) + "); v.x") == 0);
   CHECK(eval("t.q = q; t.q.any(1" + repeat(",v.x=1", 2000) + "); v.x") == 1);
 }
