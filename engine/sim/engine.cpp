@@ -261,7 +261,7 @@ struct engine::impl final : rules::idle_host {
     }
     // 2. The `stop` command events.
     playback::tick_context ctx = context_for(s);
-    s.pb->stop(ctx);
+    s.pb->stop(ctx, reason);
     // 3. Per participant: the restore, then playback.stopped.
     stopped_records(s, s.initiator, reason);
     if (s.partner) {
@@ -778,13 +778,13 @@ struct engine::impl final : rules::idle_host {
         continue;
       }
       playback::playback& pb = *s->pb;
+      playback::tick_context ctx = context_for(*s);
       if (const world::player_state* i = players.find(s->initiator.player)) {
         if (pb.follows()) {
-          pb.follow(i->pos, i->yaw);
+          pb.follow(ctx, i->pos, i->yaw);
         }
       }
-      pb.release_deferred_visibility();
-      playback::tick_context ctx = context_for(*s);
+      pb.release_deferred_visibility(ctx);
       pb.advance(ctx);
       if (pb.failed()) {
         stop(*s, stop_reason::error);
