@@ -265,3 +265,55 @@ TEST_CASE("the same inputs give the same frames") {
   CHECK(a.size() > 10);
   CHECK(a == run());
 }
+
+TEST_CASE("R16/R17 patterns other than * match only ids in the current catalog") {
+  sim::engine_config c;
+  sim::access_rule any;
+  any.permission = "emote.any";
+  any.emotes = {"*"};
+  sim::access_rule api_rule;
+  api_rule.permission = "emote.api";
+  api_rule.emotes = {"api:.*"};
+  c.permissions = {any, api_rule};
+  harness h(c);
+  api::player_fields f;
+  f.permissions = std::map<std::string, bool>{{"emote.any", false}, {"emote.api", true}};
+  h.join("alice", {0, 64, 0}, 0, f);
+  api::player_fields g;
+  g.permissions = std::map<std::string, bool>{{"emote.any", true}};
+  h.join("bob", {5, 64, 5}, 0, g);
+  CHECK(code(h.play("bob", "api:late")) == "unknown_emote"); // R16: allowed, yet unknown
+  CHECK(code(h.play("alice", "demo:allowed")) == "no_permission");
+  anim_spec wave;
+  wave.id = "api:wave";
+  h.eng.replace_catalog(load({animation_json(wave)}));
+  CHECK(code(h.play("alice", "api:wave")) == "ok"); // R17: allowed after registering
+  h.stop("alice");
+  CHECK(code(h.eng.apply(api::emote_unregister{"api:wave"})) == "ok");
+  h.eng.replace_catalog(load({animation_json(wave)}));
+  CHECK(code(h.play("alice", "api:wave")) == "ok");
+  h.eng.replace_catalog(load());
+  CHECK(code(h.play("alice", "api:wave")) == "unknown_emote");
+}
+
+TEST_CASE("R18 idle settings come from the first held entry that has them") {
+  sim::engine_config c;
+  sim::access_rule vip;
+  vip.permission = "emote.vip";
+  vip.emotes = {"*"};
+  vip.idle = sim::access_rule::idle_settings{200, {"demo:short"}, {}};
+  sim::access_rule def;
+  def.permission = "emote.default";
+  def.emotes = {"*"};
+  def.idle = sim::access_rule::idle_settings{400, {"demo:allowed"}, {}};
+  c.permissions = {vip, def};
+  harness h(c);
+  api::player_fields f;
+  f.permissions = std::map<std::string, bool>{{"emote.vip", true}};
+  h.join("alice", {0, 64, 0}, 0, f);
+  h.join("bob", {5, 64, 5});
+  h.run_to(401);
+  CHECK(h.find("started") == strings{"200:started(1,alice,demo:short,solo)",
+                                     "400:started(2,alice,demo:short,solo)",
+                                     "400:started(3,bob,demo:allowed,solo)"});
+}
