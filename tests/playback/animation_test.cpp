@@ -389,8 +389,8 @@ TEST_CASE("hold keeps pose D and runs no tick program afterwards") {
   CHECK(x_of(*update_of(h.step(), id)->transform) == 2.0f);
   CHECK(x_of(*update_of(h.step(), id)->transform) == 3.0f);
   for (int k = 0; k < 10; ++k) {
-    const auto* up = update_of(h.step(), id);
-    CHECK(up == nullptr);
+    const api::frame f = h.step();
+    CHECK(update_of(f, id) == nullptr);
   }
   CHECK_FALSE(pb.finished());
   CHECK_FALSE(pb.stopped());
@@ -454,7 +454,8 @@ TEST_CASE("P30 display matrix at root yaw 0 (bit-exact)") {
   harness h;
   h.yaw = 0;
   h.play(prepare(b.build()));
-  const auto* sp = spawn_of(h.step(), "display");
+  const api::frame f = h.step();
+  const auto* sp = spawn_of(f, "display");
   REQUIRE(sp != nullptr);
   const auto& m = sp->transform.matrix;
   CHECK(same_bits(m[0], -1.0f));
