@@ -3,10 +3,7 @@
 #include "server/commands.hpp"
 
 #include "engine/content/loader.hpp"
-#include "engine/core/diagnostic.hpp"
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "engine/content/report.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -23,11 +20,6 @@ constexpr const char* check_usage =
     "  (with --strict also any warning).\n"
     "  --json    one JSON object per problem, then a summary object\n"
     "  --strict  warnings count as errors for the exit status\n";
-
-void print_json_line(const rapidjson::StringBuffer& b) {
-  std::fwrite(b.GetString(), 1, b.GetSize(), stdout);
-  std::fputc('\n', stdout);
-}
 
 } // namespace
 
@@ -57,56 +49,12 @@ int cmd_check(std::span<const std::string_view> args) {
     return 2;
   }
   const auto catalog = content::load_paths(roots);
+  const auto report =
+      json ? content::check_report_json(*catalog) : content::check_report_text(*catalog);
+  std::fwrite(report.data(), 1, report.size(), stdout);
+  std::fflush(stdout);
   const std::size_t errors = catalog->error_count();
   const std::size_t warnings = catalog->warning_count();
-  if (json) {
-    for (const auto& d : catalog->diagnostics()) {
-      rapidjson::StringBuffer b;
-      rapidjson::Writer<rapidjson::StringBuffer> w(b);
-      w.StartObject();
-      w.Key("file");
-      w.String(d.file.c_str(), static_cast<rapidjson::SizeType>(d.file.size()));
-      w.Key("line");
-      w.Int(d.line);
-      w.Key("column");
-      w.Int(d.column);
-      w.Key("severity");
-      w.String(d.severity == core::severity::error ? "error" : "warning");
-      w.Key("path");
-      w.String(d.path.c_str(), static_cast<rapidjson::SizeType>(d.path.size()));
-      w.Key("message");
-      w.String(d.message.c_str(), static_cast<rapidjson::SizeType>(d.message.size()));
-      w.EndObject();
-      print_json_line(b);
-    }
-    rapidjson::StringBuffer b;
-    rapidjson::Writer<rapidjson::StringBuffer> w(b);
-    w.StartObject();
-    w.Key("summary");
-    w.StartObject();
-    w.Key("files");
-    w.Uint64(catalog->files().size());
-    w.Key("animations");
-    w.Uint64(catalog->animation_count());
-    w.Key("sequences");
-    w.Uint64(catalog->sequence_count());
-    w.Key("errors");
-    w.Uint64(errors);
-    w.Key("warnings");
-    w.Uint64(warnings);
-    w.EndObject();
-    w.EndObject();
-    print_json_line(b);
-  } else {
-    for (const auto& d : catalog->diagnostics()) {
-      const auto line = core::format_diagnostic(d);
-      std::fwrite(line.data(), 1, line.size(), stdout);
-      std::fputc('\n', stdout);
-    }
-    std::printf("check: %zu animations, %zu sequences loaded; %zu errors, %zu warnings\n",
-                catalog->animation_count(), catalog->sequence_count(), errors, warnings);
-  }
-  std::fflush(stdout);
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;
 }
 

@@ -12,7 +12,8 @@ namespace {
 // Subcommands, in the order `--help` lists them.
 constexpr std::array<command_entry, 2> commands{{
     {"check", cmd_check, "check PATH... [--json] [--strict]   validate emote files"},
-    {"list", cmd_list, "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
+    {"list", cmd_list,
+     "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
 }};
 
 void print_help(std::FILE* out) {

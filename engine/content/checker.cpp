@@ -7,7 +7,9 @@
 
 namespace emote::content::detail {
 
-bool checker::fail(location loc, std::string_view message) { return fail_path(path_, loc, message); }
+bool checker::fail(location loc, std::string_view message) {
+  return fail_path(path_, loc, message);
+}
 
 bool checker::fail_path(std::string path, location loc, std::string_view message) {
   if (!error_) {
@@ -23,7 +25,9 @@ bool checker::fail_path(std::string path, location loc, std::string_view message
   return false;
 }
 
-void checker::warn(location loc, std::string_view message) { warn_path(path_, loc, message); }
+void checker::warn(location loc, std::string_view message) {
+  warn_path(path_, loc, message);
+}
 
 void checker::warn_path(std::string path, location loc, std::string_view message) {
   core::diagnostic d;

@@ -22,7 +22,9 @@ struct location {
   std::uint32_t column = 1;
 };
 
-inline location location_of(const json_value& v) noexcept { return {v.line, v.column}; }
+inline location location_of(const json_value& v) noexcept {
+  return {v.line, v.column};
+}
 
 /// The member `key` when present and not null (null = absent, formats.md §2.1).
 inline const json_value* present(const json_value& obj, std::string_view key) noexcept {
@@ -68,7 +70,9 @@ public:
 
   // Errors: the first one is kept; every call returns false so checks can `return c.fail(...)`.
   bool fail(location loc, std::string_view message);
-  bool fail(const json_value& at, std::string_view message) { return fail(location_of(at), message); }
+  bool fail(const json_value& at, std::string_view message) {
+    return fail(location_of(at), message);
+  }
   bool fail_path(std::string path, location loc, std::string_view message);
   [[nodiscard]] bool failed() const noexcept { return error_.has_value(); }
   [[nodiscard]] const std::optional<core::diagnostic>& error() const noexcept { return error_; }

@@ -66,22 +66,48 @@ struct json_member {
 };
 
 // Defined here, where json_member is complete.
-inline json_kind json_value::kind() const noexcept { return static_cast<json_kind>(v_.index()); }
-inline bool json_value::as_bool() const { return std::get<bool>(v_); }
-inline double json_value::as_number() const { return std::get<double>(v_); }
-inline const std::string& json_value::as_string() const { return std::get<std::string>(v_); }
-inline const json_value::array_type& json_value::as_array() const { return std::get<array_type>(v_); }
+inline json_kind json_value::kind() const noexcept {
+  return static_cast<json_kind>(v_.index());
+}
+inline bool json_value::as_bool() const {
+  return std::get<bool>(v_);
+}
+inline double json_value::as_number() const {
+  return std::get<double>(v_);
+}
+inline const std::string& json_value::as_string() const {
+  return std::get<std::string>(v_);
+}
+inline const json_value::array_type& json_value::as_array() const {
+  return std::get<array_type>(v_);
+}
 inline const json_value::object_type& json_value::as_object() const {
   return std::get<object_type>(v_);
 }
-inline json_value::array_type& json_value::as_array() { return std::get<array_type>(v_); }
-inline json_value::object_type& json_value::as_object() { return std::get<object_type>(v_); }
-inline void json_value::set_null() { v_.emplace<0>(); }
-inline void json_value::set_bool(bool b) { v_.emplace<1>(b); }
-inline void json_value::set_number(double d) { v_.emplace<2>(d); }
-inline void json_value::set_string(std::string s) { v_.emplace<3>(std::move(s)); }
-inline json_value::array_type& json_value::set_array() { return v_.emplace<4>(); }
-inline json_value::object_type& json_value::set_object() { return v_.emplace<5>(); }
+inline json_value::array_type& json_value::as_array() {
+  return std::get<array_type>(v_);
+}
+inline json_value::object_type& json_value::as_object() {
+  return std::get<object_type>(v_);
+}
+inline void json_value::set_null() {
+  v_.emplace<0>();
+}
+inline void json_value::set_bool(bool b) {
+  v_.emplace<1>(b);
+}
+inline void json_value::set_number(double d) {
+  v_.emplace<2>(d);
+}
+inline void json_value::set_string(std::string s) {
+  v_.emplace<3>(std::move(s));
+}
+inline json_value::array_type& json_value::set_array() {
+  return v_.emplace<4>();
+}
+inline json_value::object_type& json_value::set_object() {
+  return v_.emplace<5>();
+}
 
 /// A dialect warning or the parse error.
 struct json_notice {

@@ -53,7 +53,9 @@ core::diagnostic id_error(const outcome& o, std::string message) {
   return d;
 }
 
-std::string size_message() { return "file must not exceed " + std::to_string(max_file_bytes) + " bytes"; }
+std::string size_message() {
+  return "file must not exceed " + std::to_string(max_file_bytes) + " bytes";
+}
 
 // Stage 2 for one discovered file.
 checked_file check_input(const input_file& in, std::uint64_t& size,
@@ -130,8 +132,7 @@ void append_diagnostics(const outcome& o, core::diagnostics& out) {
 }
 
 std::shared_ptr<const catalog> run_pipeline(const std::vector<input_file>& inputs,
-                                            const load_options& options,
-                                            core::diagnostics extra) {
+                                            const load_options& options, core::diagnostics extra) {
   const detail::check_options copts{options.quirk_warnings};
   std::vector<outcome> files(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -197,8 +198,8 @@ std::shared_ptr<const catalog> run_pipeline(const std::vector<input_file>& input
   for (std::size_t i = 0; i < survivors.size(); ++i) {
     auto& o = *survivors[i];
     if (i >= options.registry_limit) {
-      o.late_error = id_error(o, "emote registry is full (" + std::to_string(options.registry_limit) +
-                                     " emotes)");
+      o.late_error = id_error(o, "emote registry is full (" +
+                                     std::to_string(options.registry_limit) + " emotes)");
       continue;
     }
     o.file.registered = true;
@@ -329,8 +330,8 @@ register_result register_document(const catalog& base, std::string_view document
       o.late_error = detail::resolve_sequence(o.checked, lookup);
     }
     if (!o.late_error && base.size() >= options.registry_limit) {
-      o.late_error = id_error(o, "emote registry is full (" + std::to_string(options.registry_limit) +
-                                     " emotes)");
+      o.late_error = id_error(o, "emote registry is full (" +
+                                     std::to_string(options.registry_limit) + " emotes)");
     }
   }
   append_diagnostics(o, result.diagnostics);

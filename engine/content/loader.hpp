@@ -51,7 +51,7 @@ std::shared_ptr<const catalog> load_files(std::vector<memory_file> files,
 struct register_result {
   std::shared_ptr<const content::catalog> updated; ///< base plus the new entry; null on failure
   std::string id;
-  core::diagnostics diagnostics;          ///< warnings, and the error on failure
+  core::diagnostics diagnostics; ///< warnings, and the error on failure
   [[nodiscard]] bool ok() const noexcept { return updated != nullptr; }
 };
 register_result register_document(const catalog& base, std::string_view document,

@@ -26,12 +26,21 @@ std::string_view name(node_space v) noexcept {
   return n[static_cast<std::size_t>(v)];
 }
 
-std::string_view name(physical_arm v) noexcept { return v == physical_arm::left ? "left" : "right"; }
+std::string_view name(physical_arm v) noexcept {
+  return v == physical_arm::left ? "left" : "right";
+}
 
 std::string_view name(item_display_context v) noexcept {
-  constexpr std::array<std::string_view, 10> n{
-      "none", "thirdperson_lefthand", "thirdperson_righthand", "firstperson_lefthand",
-      "firstperson_righthand", "head", "gui", "ground", "fixed", "on_shelf"};
+  constexpr std::array<std::string_view, 10> n{"none",
+                                               "thirdperson_lefthand",
+                                               "thirdperson_righthand",
+                                               "firstperson_lefthand",
+                                               "firstperson_righthand",
+                                               "head",
+                                               "gui",
+                                               "ground",
+                                               "fixed",
+                                               "on_shelf"};
   return n[static_cast<std::size_t>(v)];
 }
 
@@ -40,7 +49,7 @@ std::string_view name(participant v) noexcept {
 }
 
 std::string_view name(skin_part v) noexcept {
-  constexpr std::array<std::string_view, 6> n{"head", "body", "left_arm",
+  constexpr std::array<std::string_view, 6> n{"head",      "body",     "left_arm",
                                               "right_arm", "left_leg", "right_leg"};
   return n[static_cast<std::size_t>(v)];
 }
@@ -50,18 +59,37 @@ std::string_view name(interpolation v) noexcept {
 }
 
 std::string_view name(easing v) noexcept {
-  constexpr std::array<std::string_view, 31> n{
-      "linear",
-      "ease_in_sine",    "ease_out_sine",    "ease_in_out_sine",
-      "ease_in_quad",    "ease_out_quad",    "ease_in_out_quad",
-      "ease_in_cubic",   "ease_out_cubic",   "ease_in_out_cubic",
-      "ease_in_quart",   "ease_out_quart",   "ease_in_out_quart",
-      "ease_in_quint",   "ease_out_quint",   "ease_in_out_quint",
-      "ease_in_expo",    "ease_out_expo",    "ease_in_out_expo",
-      "ease_in_circ",    "ease_out_circ",    "ease_in_out_circ",
-      "ease_in_back",    "ease_out_back",    "ease_in_out_back",
-      "ease_in_elastic", "ease_out_elastic", "ease_in_out_elastic",
-      "ease_in_bounce",  "ease_out_bounce",  "ease_in_out_bounce"};
+  constexpr std::array<std::string_view, 31> n{"linear",
+                                               "ease_in_sine",
+                                               "ease_out_sine",
+                                               "ease_in_out_sine",
+                                               "ease_in_quad",
+                                               "ease_out_quad",
+                                               "ease_in_out_quad",
+                                               "ease_in_cubic",
+                                               "ease_out_cubic",
+                                               "ease_in_out_cubic",
+                                               "ease_in_quart",
+                                               "ease_out_quart",
+                                               "ease_in_out_quart",
+                                               "ease_in_quint",
+                                               "ease_out_quint",
+                                               "ease_in_out_quint",
+                                               "ease_in_expo",
+                                               "ease_out_expo",
+                                               "ease_in_out_expo",
+                                               "ease_in_circ",
+                                               "ease_out_circ",
+                                               "ease_in_out_circ",
+                                               "ease_in_back",
+                                               "ease_out_back",
+                                               "ease_in_out_back",
+                                               "ease_in_elastic",
+                                               "ease_out_elastic",
+                                               "ease_in_out_elastic",
+                                               "ease_in_bounce",
+                                               "ease_out_bounce",
+                                               "ease_in_out_bounce"};
   return n[static_cast<std::size_t>(v)];
 }
 
@@ -70,7 +98,9 @@ std::string_view name(event_source v) noexcept {
   return n[static_cast<std::size_t>(v)];
 }
 
-std::string_view name(event_origin v) noexcept { return v == event_origin::root ? "root" : "node"; }
+std::string_view name(event_origin v) noexcept {
+  return v == event_origin::root ? "root" : "node";
+}
 
 bool same_layout(const skin_layout& a, const skin_layout& b) {
   if (a.size() != b.size()) {
@@ -133,15 +163,15 @@ const player_settings& catalog_entry::player() const noexcept {
 
 catalog::catalog(std::vector<catalog_entry> entries, std::vector<source_file> files,
                  core::diagnostics diagnostics)
-    : entries_(std::move(entries)), files_(std::move(files)),
-      diagnostics_(std::move(diagnostics)) {
+    : entries_(std::move(entries)), files_(std::move(files)), diagnostics_(std::move(diagnostics)) {
   std::sort(entries_.begin(), entries_.end(),
             [](const catalog_entry& a, const catalog_entry& b) { return a.id < b.id; });
 }
 
 const catalog_entry* catalog::find(std::string_view id) const noexcept {
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                                   [](const catalog_entry& e, std::string_view k) { return e.id < k; });
+  const auto it =
+      std::lower_bound(entries_.begin(), entries_.end(), id,
+                       [](const catalog_entry& e, std::string_view k) { return e.id < k; });
   return it != entries_.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -156,18 +186,19 @@ std::shared_ptr<const content::sequence> catalog::find_sequence(std::string_view
 }
 
 std::size_t catalog::animation_count() const noexcept {
-  return static_cast<std::size_t>(std::count_if(entries_.begin(), entries_.end(), [](const auto& e) {
-    return e.kind == emote_kind::animation;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(entries_.begin(), entries_.end(),
+                    [](const auto& e) { return e.kind == emote_kind::animation; }));
 }
 
-std::size_t catalog::sequence_count() const noexcept { return entries_.size() - animation_count(); }
+std::size_t catalog::sequence_count() const noexcept {
+  return entries_.size() - animation_count();
+}
 
 std::size_t catalog::error_count() const noexcept {
-  return static_cast<std::size_t>(std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                                                [](const auto& d) {
-                                                  return d.severity == core::severity::error;
-                                                }));
+  return static_cast<std::size_t>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                    [](const auto& d) { return d.severity == core::severity::error; }));
 }
 
 std::size_t catalog::warning_count() const noexcept {

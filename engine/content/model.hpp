@@ -55,16 +55,36 @@ enum class interpolation : std::uint8_t { linear, step };
 /// sine, quad, cubic, quart, quint, expo, circ, back, elastic, bounce (31 values).
 enum class easing : std::uint8_t {
   linear,
-  ease_in_sine, ease_out_sine, ease_in_out_sine,
-  ease_in_quad, ease_out_quad, ease_in_out_quad,
-  ease_in_cubic, ease_out_cubic, ease_in_out_cubic,
-  ease_in_quart, ease_out_quart, ease_in_out_quart,
-  ease_in_quint, ease_out_quint, ease_in_out_quint,
-  ease_in_expo, ease_out_expo, ease_in_out_expo,
-  ease_in_circ, ease_out_circ, ease_in_out_circ,
-  ease_in_back, ease_out_back, ease_in_out_back,
-  ease_in_elastic, ease_out_elastic, ease_in_out_elastic,
-  ease_in_bounce, ease_out_bounce, ease_in_out_bounce,
+  ease_in_sine,
+  ease_out_sine,
+  ease_in_out_sine,
+  ease_in_quad,
+  ease_out_quad,
+  ease_in_out_quad,
+  ease_in_cubic,
+  ease_out_cubic,
+  ease_in_out_cubic,
+  ease_in_quart,
+  ease_out_quart,
+  ease_in_out_quart,
+  ease_in_quint,
+  ease_out_quint,
+  ease_in_out_quint,
+  ease_in_expo,
+  ease_out_expo,
+  ease_in_out_expo,
+  ease_in_circ,
+  ease_out_circ,
+  ease_in_out_circ,
+  ease_in_back,
+  ease_out_back,
+  ease_in_out_back,
+  ease_in_elastic,
+  ease_out_elastic,
+  ease_in_out_elastic,
+  ease_in_bounce,
+  ease_out_bounce,
+  ease_in_out_bounce,
 };
 enum class event_source : std::uint8_t { player, server, node };
 enum class event_origin : std::uint8_t { root, node };
@@ -138,18 +158,18 @@ struct skin_binding {
 struct node {
   std::string id;
   node_type type = node_type::anchor;
-  std::int32_t parent = -1;              ///< index in the same node list, -1 for a root
-  node_space space = node_space::scene;  ///< effective space (the root's)
+  std::int32_t parent = -1;             ///< index in the same node list, -1 for a root
+  node_space space = node_space::scene; ///< effective space (the root's)
   bool is_root = true;
   content::transform transform;
-  bool visible = true;                   ///< displays; anchors: true, meaningless
-  core::nbt_compound entity_nbt;         ///< displays; empty = none
-  std::string entity_nbt_snbt;           ///< canonical SNBT of entity_nbt ("{}" when empty)
+  bool visible = true;           ///< displays; anchors: true, meaningless
+  core::nbt_compound entity_nbt; ///< displays; empty = none
+  std::string entity_nbt_snbt;   ///< canonical SNBT of entity_nbt ("{}" when empty)
 
   // item_display: either a fixed stack or the participant's hand.
-  core::nbt_compound item_stack;         ///< when !participant_hand
-  std::string item_stack_snbt;           ///< canonical SNBT of item_stack
-  std::string item_id;                   ///< item_stack's `id` with namespace
+  core::nbt_compound item_stack;                ///< when !participant_hand
+  std::string item_stack_snbt;                  ///< canonical SNBT of item_stack
+  std::string item_id;                          ///< item_stack's `id` with namespace
   std::optional<physical_arm> participant_hand; ///< item_source participant_hand
   item_display_context item_display = item_display_context::none;
   std::optional<skin_binding> skin;
@@ -192,8 +212,8 @@ struct visible_keyframe {
 
 struct nbt_keyframe {
   ticks time;
-  core::nbt_compound value;               ///< fixed value (when !is_select())
-  program_ptr select;                     ///< option picker
+  core::nbt_compound value; ///< fixed value (when !is_select())
+  program_ptr select;       ///< option picker
   std::string select_source;
   std::vector<core::nbt_compound> options; ///< >= 2 when select
   [[nodiscard]] bool is_select() const noexcept { return select != nullptr; }
@@ -216,13 +236,13 @@ struct callback {
 };
 
 struct command_event {
-  ticks time;                              ///< timeline events; 0 for the others
+  ticks time; ///< timeline events; 0 for the others
   event_source source = event_source::player;
-  std::int32_t source_node = -1;           ///< node index when source == node (a display)
+  std::int32_t source_node = -1; ///< node index when source == node (a display)
   event_origin origin = event_origin::root;
-  std::int32_t origin_node = -1;           ///< node index when origin == node
+  std::int32_t origin_node = -1; ///< node index when origin == node
   std::array<double, 3> offset{0, 0, 0};
-  std::vector<std::string> commands;       ///< as written (never starting with '/')
+  std::vector<std::string> commands; ///< as written (never starting with '/')
   std::vector<content::callback> callbacks;
 };
 
@@ -269,8 +289,8 @@ struct animation {
   std::vector<node> nodes;         ///< member order
   std::vector<node_tracks> tracks; ///< one per node, same indices
   event_lists events;
-  skin_layout skin;                ///< layout of `nodes` (no partner expansion)
-  bool has_partner_nodes = false;  ///< any node of effective space partner
+  skin_layout skin;               ///< layout of `nodes` (no partner expansion)
+  bool has_partner_nodes = false; ///< any node of effective space partner
 
   /// Index of the node with this id, or -1.
   [[nodiscard]] std::int32_t find_node(std::string_view node_id) const noexcept;
@@ -282,9 +302,9 @@ struct animation {
 struct candidate {
   std::string id;
   candidate_kind kind = candidate_kind::animation;
-  std::int32_t weight = 0;                     ///< 1..100 in weighted mode, 0 in equal mode
+  std::int32_t weight = 0;                             ///< 1..100 in weighted mode, 0 in equal mode
   std::shared_ptr<const content::animation> animation; ///< kind == animation
-  std::int32_t animation_index = -1;           ///< index in sequence::animations
+  std::int32_t animation_index = -1;                   ///< index in sequence::animations
 };
 
 struct step {
@@ -393,7 +413,7 @@ struct source_file {
   std::string name;      ///< discovery name (relative path with '/'), used in diagnostics
   std::string full_path; ///< path on disk ("" for in-memory documents)
   std::uint64_t size = 0;
-  std::string id;        ///< the emote id it defines when it parsed that far
+  std::string id;          ///< the emote id it defines when it parsed that far
   bool registered = false; ///< its emote is in the catalog
 };
 

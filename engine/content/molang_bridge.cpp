@@ -30,6 +30,8 @@ molang_result molang_compiler::compile(std::string_view source, molang_kind kind
   return r;
 }
 
-std::shared_ptr<const molang::symbol_table> molang_compiler::symbols() const { return symbols_; }
+std::shared_ptr<const molang::symbol_table> molang_compiler::symbols() const {
+  return symbols_;
+}
 
 } // namespace emote::content::detail

@@ -39,7 +39,8 @@ std::int64_t sat_mul(std::int64_t a, std::int64_t b) {
 
 } // namespace
 
-skin_layout compute_skin_layout(const std::vector<node>& nodes, std::vector<std::string>* overflow) {
+skin_layout compute_skin_layout(const std::vector<node>& nodes,
+                                std::vector<std::string>* overflow) {
   skin_layout layout;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const auto& n = nodes[i];
@@ -77,7 +78,8 @@ skin_layout compute_skin_layout(const std::vector<node>& nodes, std::vector<std:
     for (const auto& [order, members] : subgroups) {
       double smallest = 0;
       for (auto k : members) {
-        const double s = std::fabs(nodes[static_cast<std::size_t>(layout[k].node)].transform.scale[1]);
+        const double s =
+            std::fabs(nodes[static_cast<std::size_t>(layout[k].node)].transform.scale[1]);
         if (s > 0 && (smallest == 0 || s < smallest)) {
           smallest = s;
         }
@@ -193,8 +195,8 @@ bool same_content(const node& a, const node& b) {
     if (a.skin.has_value() != b.skin.has_value()) {
       return false;
     }
-    return !a.skin || (a.skin->participant == b.skin->participant &&
-                       a.skin->part == b.skin->part && a.skin->order == b.skin->order);
+    return !a.skin || (a.skin->participant == b.skin->participant && a.skin->part == b.skin->part &&
+                       a.skin->order == b.skin->order);
   }
   case node_type::block_display:
     return a.entity_nbt == b.entity_nbt && a.block_state == b.block_state;
@@ -284,8 +286,8 @@ std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animatio
     const auto& x = *sa.animation;
     if (!same_layout(sa.skin, anchor.skin)) {
       return error_at(r.path, r.loc,
-                      "Sequence animations must use the same skin layout: " +
-                          anchor.animation->id + " and " + x.id);
+                      "Sequence animations must use the same skin layout: " + anchor.animation->id +
+                          " and " + x.id);
     }
     if (x.events.has_lifecycle()) {
       return error_at(r.path, r.loc,
@@ -314,8 +316,8 @@ std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animatio
         const auto& first =
             s.animations[static_cast<std::size_t>(definer[static_cast<std::size_t>(it->second)])];
         return error_at(r.path, r.loc,
-                        "Sequence animations must use compatible nodes: " +
-                            first.animation->id + " and " + x.id);
+                        "Sequence animations must use compatible nodes: " + first.animation->id +
+                            " and " + x.id);
       }
       sa.union_index[k] = it->second;
     }

@@ -28,16 +28,16 @@ struct reference {
 };
 
 struct checked_file {
-  core::diagnostics dialect_warnings;         ///< §1.3 (a): whenever the JSON parsed
-  core::diagnostics warnings;                 ///< (b)-(d): only meaningful when !error
-  std::optional<core::diagnostic> error;      ///< the per-file error, if any
-  std::string id;                             ///< set when the file passed stage 2
+  core::diagnostics dialect_warnings;    ///< §1.3 (a): whenever the JSON parsed
+  core::diagnostics warnings;            ///< (b)-(d): only meaningful when !error
+  std::optional<core::diagnostic> error; ///< the per-file error, if any
+  std::string id;                        ///< set when the file passed stage 2
   location id_loc;
   emote_kind kind = emote_kind::animation;
-  std::shared_ptr<animation> anim;            ///< kind == animation, passed
-  std::shared_ptr<sequence> seq;              ///< kind == sequence, passed (unresolved)
-  std::vector<reference> references;          ///< R in validation order (sequences)
-  location steps_loc;                         ///< location of `$.steps`
+  std::shared_ptr<animation> anim;   ///< kind == animation, passed
+  std::shared_ptr<sequence> seq;     ///< kind == sequence, passed (unresolved)
+  std::vector<reference> references; ///< R in validation order (sequences)
+  location steps_loc;                ///< location of `$.steps`
 };
 
 struct check_options {

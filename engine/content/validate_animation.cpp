@@ -30,11 +30,18 @@ constexpr std::array<std::string_view, 4> type_names{"anchor", "item_display", "
                                                      "text_display"};
 constexpr std::array<std::string_view, 3> space_names{"scene", "initiator", "partner"};
 constexpr std::array<std::string_view, 2> arm_names{"left", "right"};
-constexpr std::array<std::string_view, 10> display_names{
-    "none", "thirdperson_lefthand", "thirdperson_righthand", "firstperson_lefthand",
-    "firstperson_righthand", "head", "gui", "ground", "fixed", "on_shelf"};
+constexpr std::array<std::string_view, 10> display_names{"none",
+                                                         "thirdperson_lefthand",
+                                                         "thirdperson_righthand",
+                                                         "firstperson_lefthand",
+                                                         "firstperson_righthand",
+                                                         "head",
+                                                         "gui",
+                                                         "ground",
+                                                         "fixed",
+                                                         "on_shelf"};
 constexpr std::array<std::string_view, 2> participant_names{"initiator", "partner"};
-constexpr std::array<std::string_view, 6> part_names{"head", "body", "left_arm",
+constexpr std::array<std::string_view, 6> part_names{"head",      "body",     "left_arm",
                                                      "right_arm", "left_leg", "right_leg"};
 constexpr std::array<std::string_view, 2> interpolation_names{"linear", "step"};
 constexpr std::array<std::string_view, 3> source_names{"player", "server", "node"};
@@ -56,10 +63,21 @@ std::optional<easing> parse_easing(std::string_view s) {
 }
 
 // Keys an entity_nbt may not define (formats.md §3.3); NBT tracks exclude the last four.
-constexpr std::array<std::string_view, 15> forbidden_entity_keys{
-    "id",  "UUID",    "Pos",          "Motion",      "Rotation",
-    "Passengers", "Tags", "transformation", "interpolation_duration", "start_interpolation",
-    "teleport_duration", "item", "item_display", "block_state", "text"};
+constexpr std::array<std::string_view, 15> forbidden_entity_keys{"id",
+                                                                 "UUID",
+                                                                 "Pos",
+                                                                 "Motion",
+                                                                 "Rotation",
+                                                                 "Passengers",
+                                                                 "Tags",
+                                                                 "transformation",
+                                                                 "interpolation_duration",
+                                                                 "start_interpolation",
+                                                                 "teleport_duration",
+                                                                 "item",
+                                                                 "item_display",
+                                                                 "block_state",
+                                                                 "text"};
 constexpr std::size_t forbidden_track_key_count = 11;
 
 const std::string* first_forbidden(const core::nbt_compound& c, std::size_t count) {
@@ -122,8 +140,7 @@ private:
     }
     auto sc = c_.at("settings");
     auto& st = a_->settings;
-    if (!c_.boolean(*s, "standalone", st.standalone) ||
-        !c_.time(*s, "cooldown", 0, st.cooldown)) {
+    if (!c_.boolean(*s, "standalone", st.standalone) || !c_.time(*s, "cooldown", 0, st.cooldown)) {
       return false;
     }
     if (!c_.finite(*s, "rotation_deadzone", st.rotation_deadzone, false)) {
@@ -242,8 +259,9 @@ private:
   }
 
   template <class E, std::size_t N>
-  bool enum_field(const json_value& obj, std::string_view key, const std::array<std::string_view, N>& names,
-                  std::string_view what, E& out, bool required = true) {
+  bool enum_field(const json_value& obj, std::string_view key,
+                  const std::array<std::string_view, N>& names, std::string_view what, E& out,
+                  bool required = true) {
     std::string text;
     if (!c_.string(obj, key, text, required)) {
       return false;
@@ -385,8 +403,8 @@ private:
           }
           n.text_json = to_json(*t);
         }
-        c_.unknown_keys(v, {"type", "parent", "space", "transform", "visible", "entity_nbt",
-                            "text"});
+        c_.unknown_keys(v,
+                        {"type", "parent", "space", "transform", "visible", "entity_nbt", "text"});
         break;
       }
       case node_type::anchor:
@@ -433,8 +451,8 @@ private:
       n.participant_hand = arm;
       c_.unknown_keys(*src, {"type", "arm"});
     }
-    if (!enum_field(v, "item_display", display_names, "unsupported item display context: ",
-                    n.item_display)) {
+    if (!enum_field(v, "item_display", display_names,
+                    "unsupported item display context: ", n.item_display)) {
       return false;
     }
     const json_value* skin = nullptr;
@@ -446,8 +464,8 @@ private:
       skin_binding b;
       info.skin = true;
       info.skin_has_participant = present(*skin, "participant") != nullptr;
-      if (!enum_field(*skin, "participant", participant_names, "unsupported participant: ",
-                      b.participant, false) ||
+      if (!enum_field(*skin, "participant", participant_names,
+                      "unsupported participant: ", b.participant, false) ||
           !enum_field(*skin, "part", part_names, "unsupported skin part: ", b.part) ||
           !c_.int32(*skin, "order", b.order)) {
         return false;
@@ -515,11 +533,13 @@ private:
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       auto j = static_cast<std::int32_t>(i);
       chain.clear();
-      while (root_of[static_cast<std::size_t>(j)] < 0 && nodes[static_cast<std::size_t>(j)].parent >= 0) {
+      while (root_of[static_cast<std::size_t>(j)] < 0 &&
+             nodes[static_cast<std::size_t>(j)].parent >= 0) {
         chain.push_back(j);
         j = nodes[static_cast<std::size_t>(j)].parent;
       }
-      const std::int32_t r = root_of[static_cast<std::size_t>(j)] >= 0 ? root_of[static_cast<std::size_t>(j)] : j;
+      const std::int32_t r =
+          root_of[static_cast<std::size_t>(j)] >= 0 ? root_of[static_cast<std::size_t>(j)] : j;
       root_of[static_cast<std::size_t>(j)] = r;
       for (auto k : chain) {
         root_of[static_cast<std::size_t>(k)] = r;

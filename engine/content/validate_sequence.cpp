@@ -13,7 +13,9 @@ namespace {
 constexpr std::string_view continue_id = "emote:continue";
 constexpr std::string_view break_id = "emote:break";
 
-bool is_control(std::string_view id) noexcept { return id == continue_id || id == break_id; }
+bool is_control(std::string_view id) noexcept {
+  return id == continue_id || id == break_id;
+}
 
 enum class element_kind { none, emote, wait, await };
 
@@ -53,8 +55,7 @@ public:
   }
 
 private:
-  bool placement_field(const json_value& obj, std::string_view key, bool position,
-                       placement& out) {
+  bool placement_field(const json_value& obj, std::string_view key, bool position, placement& out) {
     std::string text;
     if (!c_.string(obj, key, text)) {
       return false;
@@ -203,8 +204,8 @@ private:
       if (is_control(ps.offer_id)) {
         return c_.fail(*v, "must reference an animation");
       }
-      out_.references.push_back(reference{ps.offer_id, c_.path(), location_of(*v),
-                                          reference::list_kind::offer, 0, 0});
+      out_.references.push_back(
+          reference{ps.offer_id, c_.path(), location_of(*v), reference::list_kind::offer, 0, 0});
     }
     {
       auto k = c_.at("await_partner");
@@ -278,8 +279,7 @@ private:
     return true;
   }
 
-  bool emote_step(const json_value& e, reference::list_kind lk, std::size_t step_index,
-                  step& st) {
+  bool emote_step(const json_value& e, reference::list_kind lk, std::size_t step_index, step& st) {
     st.kind = step_kind::emote;
     {
       auto k = c_.at("emote");

@@ -7,8 +7,12 @@ namespace {
 
 constexpr std::string_view invalid_prefix = "invalid Minecraft coordinates: ";
 
-bool number_char(char c) noexcept { return (c >= '0' && c <= '9') || c == '.' || c == '-'; }
-bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool number_char(char c) noexcept {
+  return (c >= '0' && c <= '9') || c == '.' || c == '-';
+}
+bool digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
 
 // -?([0-9]+(\.[0-9]*)?|\.[0-9]+)
 bool matches_number(std::string_view s) noexcept {

@@ -8,7 +8,9 @@ namespace {
 bool namespace_char(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 }
-bool path_char(char c) noexcept { return namespace_char(c) || c == '/'; }
+bool path_char(char c) noexcept {
+  return namespace_char(c) || c == '/';
+}
 
 bool valid_namespace(std::string_view s) noexcept {
   for (char c : s) {

@@ -120,7 +120,9 @@ bool bare_char(char c) noexcept {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
          c == '-' || c == '.' || c == '+';
 }
-bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
 
 // [-+]?(0|[1-9][0-9]*) ; returns the length matched from the start (0 = no match).
 std::size_t match_integer(std::string_view s) noexcept {
@@ -315,7 +317,8 @@ private:
   [[nodiscard]] bool at_end() const noexcept { return i_ >= s_.size(); }
   [[nodiscard]] char peek() const noexcept { return s_[i_]; }
   void ws() noexcept {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\n')) {
+    while (i_ < s_.size() &&
+           (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\n')) {
       ++i_;
     }
   }
@@ -477,7 +480,7 @@ private:
       ++i_;
     }
     ++i_;
-    out.type = kind == 'B' ? nbt_type::byte_array
+    out.type = kind == 'B'   ? nbt_type::byte_array
                : kind == 'I' ? nbt_type::int_array
                              : nbt_type::long_array;
     ws();

@@ -47,12 +47,12 @@ struct nbt_compound {
 /// One typed value. Only the members of its type are meaningful.
 struct nbt_tag {
   nbt_type type = nbt_type::compound_tag;
-  std::int64_t integer = 0;          ///< byte, short, int, long
-  double number = 0;                 ///< float (exactly a binary32 value) or double
-  std::string string;                ///< string
-  std::vector<nbt_tag> list;         ///< list elements (all of one type)
-  std::vector<std::int64_t> array;   ///< byte/int/long array elements
-  nbt_compound compound;             ///< compound
+  std::int64_t integer = 0;        ///< byte, short, int, long
+  double number = 0;               ///< float (exactly a binary32 value) or double
+  std::string string;              ///< string
+  std::vector<nbt_tag> list;       ///< list elements (all of one type)
+  std::vector<std::int64_t> array; ///< byte/int/long array elements
+  nbt_compound compound;           ///< compound
 
   friend bool operator==(const nbt_tag& a, const nbt_tag& b);
 };
@@ -62,8 +62,12 @@ struct nbt_entry {
   nbt_tag value;
 };
 
-inline bool nbt_compound::empty() const noexcept { return entries.empty(); }
-inline std::size_t nbt_compound::size() const noexcept { return entries.size(); }
+inline bool nbt_compound::empty() const noexcept {
+  return entries.empty();
+}
+inline std::size_t nbt_compound::size() const noexcept {
+  return entries.size();
+}
 
 /// Parse a string holding exactly one compound. On failure the error is the detail of
 /// "invalid compound SNBT: <detail>" (without that prefix).

@@ -8,12 +8,16 @@
 namespace emote::core {
 namespace {
 
-bool float_char(char c) noexcept { return (c >= '0' && c <= '9') || c == '.' || c == '-'; }
+bool float_char(char c) noexcept {
+  return (c >= '0' && c <= '9') || c == '.' || c == '-';
+}
 bool unit_char(char c) noexcept {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
          c == '-' || c == '.' || c == '+';
 }
-bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
 
 // -?([0-9]+(\.[0-9]*)?|\.[0-9]+)
 bool matches_decimal(std::string_view s) noexcept {

@@ -98,8 +98,9 @@ TEST_CASE("F8: last keyframe defines no interpolation") {
 }
 
 TEST_CASE("F9: command sources are display nodes") {
-  rejected(*load(a0().set("timeline.events.timeline[0].source", R"({"type":"node","node":"root"})")),
-           "$.timeline.events.timeline[0].source.node", "anchor nodes cannot be command sources");
+  rejected(
+      *load(a0().set("timeline.events.timeline[0].source", R"({"type":"node","node":"root"})")),
+      "$.timeline.events.timeline[0].source.node", "anchor nodes cannot be command sources");
   const auto c =
       load(a0().set("timeline.events.timeline[0].source", R"({"type":"node","node":"display"})"));
   accepted(*c);
@@ -109,9 +110,9 @@ TEST_CASE("F9: command sources are display nodes") {
 }
 
 TEST_CASE("F10: callback names are resource locations") {
-  rejected(*load(a0().set("timeline.events.timeline[0].callbacks", R"([{"name":"Invalid Callback"}])")),
-           "$.timeline.events.timeline[0].callbacks[0].name",
-           "must be a valid Minecraft identifier");
+  rejected(
+      *load(a0().set("timeline.events.timeline[0].callbacks", R"([{"name":"Invalid Callback"}])")),
+      "$.timeline.events.timeline[0].callbacks[0].name", "must be a valid Minecraft identifier");
   auto c = load(a0().set("timeline.events.timeline[0].callbacks",
                          R"([{"name":"demo:sword_swing","payload":"right_hand"}])"));
   accepted(*c);
@@ -126,7 +127,8 @@ TEST_CASE("F10: callback names are resource locations") {
 }
 
 TEST_CASE("F11: a root needs a space") {
-  rejected(*load(a0().erase("nodes.player_head.space")), "$.nodes.player_head.space", "is required");
+  rejected(*load(a0().erase("nodes.player_head.space")), "$.nodes.player_head.space",
+           "is required");
 }
 
 TEST_CASE("F12: skin participant matches the space") {
@@ -143,16 +145,18 @@ TEST_CASE("F13: schema_version") {
 }
 
 TEST_CASE("F14: exactly one item source (key present)") {
-  rejected(*load(a0().set("nodes.display.item_source", R"({"type":"participant_hand","arm":"right"})")),
-           "$.nodes.display", "must define exactly one of item_stack_snbt or item_source");
+  rejected(
+      *load(a0().set("nodes.display.item_source", R"({"type":"participant_hand","arm":"right"})")),
+      "$.nodes.display", "must define exactly one of item_stack_snbt or item_source");
   rejected(*load(a0().set("nodes.display.item_source", "null")), "$.nodes.display",
            "must define exactly one of item_stack_snbt or item_source");
 }
 
 TEST_CASE("F15: participant hands need a participant space") {
-  rejected(*load(a0().erase("nodes.display.item_stack_snbt")
-                     .set("nodes.display.item_source", R"({"type":"participant_hand","arm":"right"})")),
-           "$.nodes.display.item_source", "requires initiator or partner node space");
+  rejected(
+      *load(a0().erase("nodes.display.item_stack_snbt")
+                .set("nodes.display.item_source", R"({"type":"participant_hand","arm":"right"})")),
+      "$.nodes.display.item_source", "requires initiator or partner node space");
 }
 
 TEST_CASE("F16: parent cycles") {
@@ -200,8 +204,10 @@ TEST_CASE("F21: the first keyframe is at 0t") {
 TEST_CASE("F22: track expressions write only temporaries") {
   rejected(*load(a0().set("timeline.tracks.display.rotation[0].value[0]",
                           "\"v.count = v.count + 1; return v.count;\"")),
-           "$.timeline.tracks.display.rotation[0].value[0]", "must not assign persistent variables");
-  accepted(*load(a0().set("timeline.tracks.display.rotation[0].value[0]", "\"t.x = 1; return t.x;\"")));
+           "$.timeline.tracks.display.rotation[0].value[0]",
+           "must not assign persistent variables");
+  accepted(
+      *load(a0().set("timeline.tracks.display.rotation[0].value[0]", "\"t.x = 1; return t.x;\"")));
 }
 
 TEST_CASE("F23: at most 12000 ticks") {
@@ -225,7 +231,8 @@ TEST_CASE("F24: loop delay only for looping modes") {
 TEST_CASE("F25: unknown keys are warnings") {
   const auto c = load(a0().set("settings.playback.loop_start", "\"20t\""));
   accepted(*c);
-  CHECK(warnings(*c) == std::vector<std::string>{"$.settings.playback.loop_start: unknown key ignored"});
+  CHECK(warnings(*c) ==
+        std::vector<std::string>{"$.settings.playback.loop_start: unknown key ignored"});
 }
 
 TEST_CASE("F26: events before the end") {
@@ -250,7 +257,8 @@ TEST_CASE("F27: the JSON dialect") {
   c = load(std::vector{dup});
   accepted(*c);
   CHECK(c->entries()[0].animation->settings.cooldown.count() == 40);
-  CHECK(warnings(*c) == std::vector<std::string>{"$.settings.cooldown: duplicate key; last value wins"});
+  CHECK(warnings(*c) ==
+        std::vector<std::string>{"$.settings.cooldown: duplicate key; last value wins"});
   // Single quotes are not JSON.
   std::string quoted = a0().text();
   quoted.replace(quoted.find("\"type\":\"animation\""), 18, "'type':'animation'");
@@ -262,10 +270,12 @@ TEST_CASE("F28: unsupported file type") {
 }
 
 TEST_CASE("F29: later NBT keyframes stay within the 0t fields") {
-  rejected(*load(a0().set("timeline.tracks.display.nbt",
-                          R"([{"time":"0t","value":"{item:{id:\"minecraft:stone\"}}"},{"time":"2t","value":"{Glowing:1b}"}])")),
-           "$.timeline.tracks.display.nbt[1].value",
-           "must only modify fields declared by the 0t keyframe");
+  rejected(
+      *load(a0().set(
+          "timeline.tracks.display.nbt",
+          R"([{"time":"0t","value":"{item:{id:\"minecraft:stone\"}}"},{"time":"2t","value":"{Glowing:1b}"}])")),
+      "$.timeline.tracks.display.nbt[1].value",
+      "must only modify fields declared by the 0t keyframe");
 }
 
 TEST_CASE("F30: select needs two options") {

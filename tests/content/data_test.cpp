@@ -2,6 +2,8 @@
 // emotes in config/emotes.
 #include "support.hpp"
 
+#include "engine/content/report.hpp"
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -10,14 +12,7 @@ using namespace content_test;
 
 TEST_CASE("check listing of tests/data/content/check matches its golden file") {
   const auto c = load_directory(EMOTE_SIM_TEST_DATA "/content/check");
-  std::string got;
-  for (const auto& d : c->diagnostics()) {
-    got += emote::core::format_diagnostic(d) + "\n";
-  }
-  got += "check: " + std::to_string(c->animation_count()) + " animations, " +
-         std::to_string(c->sequence_count()) + " sequences loaded; " +
-         std::to_string(c->error_count()) + " errors, " + std::to_string(c->warning_count()) +
-         " warnings\n";
+  const std::string got = check_report_text(*c);
   std::ifstream f(EMOTE_SIM_TEST_DATA "/content/check.expected", std::ios::binary);
   REQUIRE(f);
   std::stringstream expected;
@@ -27,7 +22,13 @@ TEST_CASE("check listing of tests/data/content/check matches its golden file") {
   const auto a = c->find_animation("data:good");
   REQUIRE(a != nullptr);
   CHECK(a->nodes[1].text_json == R"({"text":"hi","bold":true})");
-  CHECK(a->metadata.extra == std::vector<std::pair<std::string, std::string>>{{"tags", R"(["a",1,null])"}});
+  CHECK(check_report_json(*c).find(
+            "{\"file\":\"seq.json\",\"line\":12,\"column\":33,\"severity\":\"error\",\"path\":"
+            "\"$.steps[2].emote[2]\",\"message\":\"Unknown or disabled animation: data:missing\"}\n"
+            "{\"summary\":{\"files\":4,\"animations\":1,\"sequences\":0,\"errors\":3,\"warnings\":"
+            "4}}\n") != std::string::npos);
+  CHECK(a->metadata.extra ==
+        std::vector<std::pair<std::string, std::string>>{{"tags", R"(["a",1,null])"}});
 }
 
 TEST_CASE("the bundled sample emotes load with no errors and no warnings") {

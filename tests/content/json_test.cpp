@@ -9,7 +9,9 @@ using namespace emote::content;
 
 namespace {
 
-json_parse_result parse(const std::string& s) { return parse_json(s); }
+json_parse_result parse(const std::string& s) {
+  return parse_json(s);
+}
 
 std::string error_of(const std::string& s) {
   const auto r = parse(s);
@@ -50,7 +52,8 @@ TEST_CASE("JSON: lines count LF, CR LF and lone CR; columns count scalar values"
 }
 
 TEST_CASE("JSON: dialect extensions warn once each") {
-  const auto r = parse("// c\n{\"a\": [1, 2,], /* x */ \"b\": NaN, \"c\": -Infinity, \"d\": Infinity,}");
+  const auto r =
+      parse("// c\n{\"a\": [1, 2,], /* x */ \"b\": NaN, \"c\": -Infinity, \"d\": Infinity,}");
   REQUIRE(r.ok);
   REQUIRE(r.warnings.size() == 3);
   CHECK(r.warnings[0].message == "non-standard JSON: comment");
@@ -106,9 +109,11 @@ TEST_CASE("JSON: BOM and invalid UTF-8") {
 
 TEST_CASE("JSON: everything else is invalid") {
   for (const char* s :
-       {"{'x':1}", "{x:1}", "[1,,2]", "+1", "01", "\"a\x01\"", "", "   ", "{} {}", "[1,]]",
-        "[,]", "{,}", "/* open", "tru", "-", "1.", ".5", "1e", "\"\\x\"", "\"\\u12\"", "-NaN",
-        "Inf", "[1 2]", "{\"a\" 1}", "{\"a\":1,,}", "\"open", "{\"a\":1", "[", "/"}) {
+       {"{'x':1}", "{x:1}", "[1,,2]",    "+1",          "01",      "\"a\x01\"", "",
+        "   ",     "{} {}", "[1,]]",     "[,]",         "{,}",     "/* open",   "tru",
+        "-",       "1.",    ".5",        "1e",          "\"\\x\"", "\"\\u12\"", "-NaN",
+        "Inf",     "[1 2]", "{\"a\" 1}", "{\"a\":1,,}", "\"open",  "{\"a\":1",  "[",
+        "/"}) {
     const auto e = error_of(s);
     CHECK_MESSAGE(e.rfind("invalid JSON: ", 0) == 0, s);
   }
@@ -134,7 +139,8 @@ TEST_CASE("JSON: unpaired surrogates become U+FFFD") {
   REQUIRE(r.ok);
   CHECK(r.root.as_array()[0].as_string() == "\xef\xbf\xbd");
   CHECK(r.root.as_array()[1].as_string() == "\xef\xbf\xbdx");
-  CHECK(r.root.as_array()[2].as_string() == "\xef\xbf\xbd" "A");
+  CHECK(r.root.as_array()[2].as_string() == "\xef\xbf\xbd"
+                                            "A");
 }
 
 TEST_CASE("JSON: deep nesting is rejected without exhausting the stack") {
@@ -149,7 +155,8 @@ TEST_CASE("JSON: deep nesting is rejected without exhausting the stack") {
 }
 
 TEST_CASE("JSON: compact writer and text equality") {
-  const auto r = parse("{\"text\": \"a\\\"b\\n\", \"n\": [1.0, 2.5, -0.0, 1e300], \"o\": {\"x\": null}}");
+  const auto r =
+      parse("{\"text\": \"a\\\"b\\n\", \"n\": [1.0, 2.5, -0.0, 1e300], \"o\": {\"x\": null}}");
   REQUIRE(r.ok);
   CHECK(to_json(r.root) == "{\"text\":\"a\\\"b\\n\",\"n\":[1,2.5,0,1e+300],\"o\":{\"x\":null}}");
   const auto a = parse("{\"a\": 1, \"b\": [1, {\"c\": 2}]}");

@@ -99,7 +99,8 @@ TEST_CASE("discovery: .json files, recursive, ordered by lower-cased path") {
   dir.write("json", "no extension");
   const auto c = load_directory(dir.path());
   accepted(*c);
-  CHECK(names(*c) == std::vector<std::string>{"A.json", "a.JSON", "B.json", "sub/c.json", "Z/x.Json"});
+  CHECK(names(*c) ==
+        std::vector<std::string>{"A.json", "a.JSON", "B.json", "sub/c.json", "Z/x.Json"});
   CHECK(c->size() == 5);
   CHECK(c->files()[0].full_path.find("A.json") != std::string::npos);
   CHECK(c->files()[0].registered);
@@ -161,15 +162,18 @@ TEST_CASE("size limit and invalid bytes on disk") {
 TEST_CASE("robustness: deep nesting, invalid UTF-8, huge repeat") {
   const auto deep = load(std::vector{std::string(100000, '[')});
   rejected(*deep, "$", "invalid JSON: nesting too deep");
-  std::string balanced = "{\"type\":\"animation\",\"x\":" + std::string(100000, '[') +
-                         std::string(100000, ']') + "}";
+  std::string balanced =
+      "{\"type\":\"animation\",\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   rejected(*load(std::vector{balanced}), "$", "invalid JSON: nesting too deep");
   const auto garbage = load(std::vector{std::string("\xff\xfe\x00\x01", 4)});
   rejected(*garbage, "$", "invalid JSON");
-  const auto huge = load(std::vector{seq(R"([{"emote":"demo:a","repeat":2147483647},{"wait":"1t"},{"emote":"demo:a","repeat":2147483647}])").text(),
-                                     anim("demo:a", 1).text()});
+  const auto huge = load(std::vector{
+      seq(R"([{"emote":"demo:a","repeat":2147483647},{"wait":"1t"},{"emote":"demo:a","repeat":2147483647}])")
+          .text(),
+      anim("demo:a", 1).text()});
   rejected(*huge, "$.steps", "Compiled sequence is too long: example:sit");
-  const auto snbt_deep = load(a0().set("nodes.display.entity_nbt", "\"{a:" + std::string(100000, '[') + "\""));
+  const auto snbt_deep =
+      load(a0().set("nodes.display.entity_nbt", "\"{a:" + std::string(100000, '[') + "\""));
   rejected(*snbt_deep, "$.nodes.display.entity_nbt", "invalid compound SNBT: nesting too deep");
 }
 
@@ -238,7 +242,8 @@ TEST_CASE("the registry holds at most 512 emotes, in ascending id order") {
 TEST_CASE("diagnostics: warnings by position, then the error; files in order") {
   std::string text = a0().set("settings.extra_b", "1").text();
   text = "// lead\n" + text;
-  const auto c = load(std::vector{text, a0().set("id", "\"test:other\"").set("schema_version", "3").text()});
+  const auto c =
+      load(std::vector{text, a0().set("id", "\"test:other\"").set("schema_version", "3").text()});
   const auto& d = c->diagnostics();
   REQUIRE(d.size() == 3);
   CHECK(d[0].message == "non-standard JSON: comment");
@@ -249,7 +254,8 @@ TEST_CASE("diagnostics: warnings by position, then the error; files in order") {
   CHECK(d[2].path == "$.schema_version");
   CHECK(d[2].severity == emote::core::severity::error);
   // Unknown keys are not reported for a rejected file; dialect warnings are.
-  const auto r = load(std::vector{"// x\n" + a0().set("zzz", "1").set("schema_version", "5").text()});
+  const auto r =
+      load(std::vector{"// x\n" + a0().set("zzz", "1").set("schema_version", "5").text()});
   CHECK(warnings(*r) == std::vector<std::string>{"$: non-standard JSON: comment"});
   CHECK(r->error_count() == 1);
 }
@@ -259,11 +265,15 @@ TEST_CASE("Molang quirks are warnings at the field") {
   accepted(*c);
   const auto w = warnings(*c);
   REQUIRE(w.size() == 1);
-  CHECK(w[0].rfind("$.timeline.tracks.display.rotation[0].value[1]: ?? tests truthiness: at 1:", 0) == 0);
+  CHECK(w[0].rfind("$.timeline.tracks.display.rotation[0].value[1]: ?? tests truthiness: at 1:",
+                   0) == 0);
   load_options quiet;
   quiet.quirk_warnings = false;
-  CHECK(load(std::vector{a0().set("timeline.tracks.display.rotation[0].value[1]", "\"1 ?? 2\"").text()},
-             quiet)->warning_count() == 0);
+  CHECK(load(
+            std::vector{
+                a0().set("timeline.tracks.display.rotation[0].value[1]", "\"1 ?? 2\"").text()},
+            quiet)
+            ->warning_count() == 0);
 }
 
 TEST_CASE("§6 skin regions") {
@@ -285,7 +295,8 @@ TEST_CASE("§6 skin regions") {
     CHECK(r.start == 0);
     CHECK(r.end == 12);
   }
-  CHECK(w == std::vector<std::string>{"$.nodes: too many skin segments for initiator left_arm: 13"});
+  CHECK(w ==
+        std::vector<std::string>{"$.nodes: too many skin segments for initiator left_arm: 13"});
   many.pop_back();
   const auto twelve = layout_of(many, "left_arm", &w);
   CHECK(w.empty());
@@ -301,7 +312,8 @@ TEST_CASE("emote.register and emote.unregister") {
   CHECK(r.updated->size() == 2);
   CHECK(r.updated->find("demo:b")->runtime);
   CHECK(base->size() == 1); // the base is untouched
-  r = register_document(*r.updated, seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])", "demo:s").text());
+  r = register_document(*r.updated,
+                        seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])", "demo:s").text());
   REQUIRE(r.ok());
   CHECK(r.updated->find_sequence("demo:s")->steps_length == 3);
   // Failures carry the file's diagnostics.

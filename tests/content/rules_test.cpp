@@ -46,7 +46,8 @@ TEST_CASE("§3.1 root, metadata and settings rows") {
          "must be a valid Minecraft time: tick count too low");
   expect({{"settings.rotation_deadzone", "\"50\""}}, "$.settings.rotation_deadzone",
          "must be a number");
-  expect({{"settings.rotation_deadzone", "\"@NaN@\""}}, "$.settings.rotation_deadzone", "must be finite");
+  expect({{"settings.rotation_deadzone", "\"@NaN@\""}}, "$.settings.rotation_deadzone",
+         "must be finite");
   expect({{"settings.display_interpolation", "3"}}, "$.settings.display_interpolation",
          "must be a string");
   expect({{"settings.player.hidden", nullptr}}, "$.settings.player.hidden", "is required");
@@ -65,7 +66,8 @@ TEST_CASE("§3.1 root, metadata and settings rows") {
   expect({{"settings.standalone", nullptr}, {"settings.cooldown", "1"}}, "$.settings.standalone",
          "is required");
   // Optional rows default.
-  const auto c = load(a0().erase("settings.rotation_deadzone").erase("settings.playback.loop_delay"));
+  const auto c =
+      load(a0().erase("settings.rotation_deadzone").erase("settings.playback.loop_delay"));
   accepted(*c);
   CHECK(c->entries()[0].animation->settings.rotation_deadzone == 50);
   CHECK(c->entries()[0].animation->settings.display_interpolation.count() == 1);
@@ -90,8 +92,10 @@ TEST_CASE("§3.3 node rows") {
   expect({{"nodes. ", "{}"}}, "$.nodes", "node id must not be blank");
   expect({{"nodes.display", "[]"}}, "$.nodes.display", "must be an object");
   expect({{"nodes.display.parent", "\"\""}}, "$.nodes.display.parent", "must not be blank");
-  expect({{"nodes.display.parent", "\"ghost\""}}, "$.nodes.display.parent", "references unknown node");
-  expect({{"nodes.root.space", "\"world\""}}, "$.nodes.root.space", "unsupported node space: world");
+  expect({{"nodes.display.parent", "\"ghost\""}}, "$.nodes.display.parent",
+         "references unknown node");
+  expect({{"nodes.root.space", "\"world\""}}, "$.nodes.root.space",
+         "unsupported node space: world");
   expect({{"nodes.root.type", "\"marker\""}}, "$.nodes.root.type", "unsupported node type: marker");
   expect({{"nodes.root.type", nullptr}}, "$.nodes.root.type", "is required");
   expect({{"nodes.root.transform", nullptr}}, "$.nodes.root.transform", "is required");
@@ -99,7 +103,8 @@ TEST_CASE("§3.3 node rows") {
          "must be a number");
   expect({{"nodes.root.transform.rotation", "[1,1,\"@-Infinity@\"]"}},
          "$.nodes.root.transform.rotation[2]", "must be finite");
-  expect({{"nodes.root.visible", "true"}}, "$.nodes.root.visible", "is not supported by anchor nodes");
+  expect({{"nodes.root.visible", "true"}}, "$.nodes.root.visible",
+         "is not supported by anchor nodes");
   expect({{"nodes.root.entity_nbt", "null"}}, "$.nodes.root.entity_nbt",
          "is not supported by anchor nodes");
   expect({{"nodes.display.visible", "1"}}, "$.nodes.display.visible", "must be a boolean");
@@ -145,7 +150,8 @@ TEST_CASE("§3.3 node rows") {
   expect({{"nodes.display.parent", "\"ghost\""}, {"nodes.player_head.skin.order", "-1"}},
          "$.nodes.player_head.skin.order", "must not be negative");
   // A self-parent is a cycle at the node itself.
-  expect({{"nodes.display.parent", "\"display\""}}, "$.nodes.display.parent", "creates a parent cycle");
+  expect({{"nodes.display.parent", "\"display\""}}, "$.nodes.display.parent",
+         "creates a parent cycle");
 }
 
 TEST_CASE("§3.4 track rows") {
@@ -161,7 +167,8 @@ TEST_CASE("§3.4 track rows") {
   expect({{"timeline.tracks.display.scale", "[]"}}, "$.timeline.tracks.display.scale",
          "must not be empty");
   expect({{"timeline.tracks.player_head.position[1].time", "\"11t\""}},
-         "$.timeline.tracks.player_head.position[1].time", "must be between 0t and timeline duration");
+         "$.timeline.tracks.player_head.position[1].time",
+         "must be between 0t and timeline duration");
   expect({{"timeline.tracks.player_head.position[1].time", "\"0t\""}},
          "$.timeline.tracks.player_head.position[1].time", "keyframes must be strictly ordered");
   expect({{"timeline.tracks.display.rotation[0].pre", "[0,0,0]"}},
@@ -178,19 +185,25 @@ TEST_CASE("§3.4 track rows") {
   expect({{"timeline.tracks.display.rotation[0].value", "[0,\"@NaN@\",0]"}},
          "$.timeline.tracks.display.rotation[0].value[1]", "must be finite");
   expect({{"timeline.tracks.player_head.position[0].interpolation", "\"Linear\""}},
-         "$.timeline.tracks.player_head.position[0].interpolation", "unsupported interpolation: Linear");
+         "$.timeline.tracks.player_head.position[0].interpolation",
+         "unsupported interpolation: Linear");
   expect({{"timeline.tracks.player_head.position[0].easing", "\"ease_in_out_wobble\""}},
-         "$.timeline.tracks.player_head.position[0].easing", "unsupported easing: ease_in_out_wobble");
+         "$.timeline.tracks.player_head.position[0].easing",
+         "unsupported easing: ease_in_out_wobble");
   expect({{"timeline.tracks.player_head.position[0].interpolation", "\"step\""}},
-         "$.timeline.tracks.player_head.position[0].easing", "is not supported by step interpolation");
-  expect({{"timeline.tracks.player_head.visible", R"([{"time":"0t","value":true,"easing":"linear"}])"}},
-         "$.timeline.tracks.player_head.visible[0]", "visible keyframes only support time and value");
+         "$.timeline.tracks.player_head.position[0].easing",
+         "is not supported by step interpolation");
+  expect({{"timeline.tracks.player_head.visible",
+           R"([{"time":"0t","value":true,"easing":"linear"}])"}},
+         "$.timeline.tracks.player_head.visible[0]",
+         "visible keyframes only support time and value");
   expect({{"timeline.tracks.player_head.visible", R"([{"time":"0t","value":1}])"}},
          "$.timeline.tracks.player_head.visible[0].value", "must be a boolean or a Molang string");
   expect({{"timeline.tracks.display.nbt", R"([{"time":"0t","value":"{}","easing":"linear"}])"}},
          "$.timeline.tracks.display.nbt[0]", "NBT keyframes only support time and value");
   expect({{"timeline.tracks.display.nbt", R"([{"time":"0t","value":5}])"}},
-         "$.timeline.tracks.display.nbt[0].value", "must be a compound SNBT string or a select object");
+         "$.timeline.tracks.display.nbt[0].value",
+         "must be a compound SNBT string or a select object");
   expect({{"timeline.tracks.display.nbt",
            R"([{"time":"0t","value":{"select":"0","options":["{a:1}","{a:2}"],"default":"{}"}}])"}},
          "$.timeline.tracks.display.nbt[0].value", "select values only support select and options");
@@ -204,26 +217,32 @@ TEST_CASE("§3.4 track rows") {
            R"([{"time":"0t","value":{"select":"0","options":["{a:1}","{b:1}"]}}])"}},
          "$.timeline.tracks.display.nbt[0].value.options[1]",
          "0t NBT options must declare the same fields");
-  expect({{"timeline.tracks.display.nbt",
-           R"([{"time":"0t","value":{"select":"0","options":["{a:1}","{a:2}"]}},{"time":"1t","value":{"select":"1","options":["{a:3}","{b:1}"]}}])"}},
-         "$.timeline.tracks.display.nbt[1].value.options[1]",
-         "must only modify fields declared by the 0t keyframe");
+  expect(
+      {{"timeline.tracks.display.nbt",
+        R"([{"time":"0t","value":{"select":"0","options":["{a:1}","{a:2}"]}},{"time":"1t","value":{"select":"1","options":["{a:3}","{b:1}"]}}])"}},
+      "$.timeline.tracks.display.nbt[1].value.options[1]",
+      "must only modify fields declared by the 0t keyframe");
   expect({{"timeline.tracks.display.nbt",
            R"([{"time":"0t","value":{"select":"v.x = 1","options":["{a:1}","{a:2}"]}}])"}},
          "$.timeline.tracks.display.nbt[0].value.select", "must not assign persistent variables");
   // The item the runtime owns may be modified on fixed stacks but not on participant hands.
-  accepted(*load(a0().set("timeline.tracks.display.nbt", R"([{"time":"0t","value":"{item:{id:\"minecraft:dirt\"}}"}])")));
+  accepted(*load(a0().set("timeline.tracks.display.nbt",
+                          R"([{"time":"0t","value":"{item:{id:\"minecraft:dirt\"}}"}])")));
   expect({{"nodes.player_head.item_stack_snbt", nullptr},
           {"nodes.player_head.skin", nullptr},
           {"nodes.player_head.item_source", item_source_right},
-          {"timeline.tracks.player_head.nbt", R"([{"time":"0t","value":"{item:{id:\"minecraft:dirt\"}}"}])"}},
+          {"timeline.tracks.player_head.nbt",
+           R"([{"time":"0t","value":"{item:{id:\"minecraft:dirt\"}}"}])"}},
          "$.timeline.tracks.player_head.nbt", "participant hand items cannot modify item");
   // Easing names are ASCII case-insensitive; the value's pre/post are kept apart.
-  const auto c = load(a0().set("timeline.tracks.player_head.position[0].easing", "\"EASE_OUT_BOUNCE\"")
-                          .set("timeline.tracks.display.position",
-                               R"([{"time":"0t","pre":[1,2,3],"post":[4,5,6],"interpolation":"step"},{"time":"5t","value":[0,0,0]}])")
-                          .set("timeline.tracks.display.nbt",
-                               R"j([{"time":"0t","value":{"select":"math.random_integer(0, 1)","options":["{a:1}","{a:2}"]}},{"time":"3t","value":"{a:5}"}])j"));
+  const auto c = load(
+      a0().set("timeline.tracks.player_head.position[0].easing", "\"EASE_OUT_BOUNCE\"")
+          .set(
+              "timeline.tracks.display.position",
+              R"([{"time":"0t","pre":[1,2,3],"post":[4,5,6],"interpolation":"step"},{"time":"5t","value":[0,0,0]}])")
+          .set(
+              "timeline.tracks.display.nbt",
+              R"j([{"time":"0t","value":{"select":"math.random_integer(0, 1)","options":["{a:1}","{a:2}"]}},{"time":"3t","value":"{a:5}"}])j"));
   accepted(*c);
   const auto& a = *c->entries()[0].animation;
   CHECK(a.tracks[2].position[0].easing == easing::ease_out_bounce);
@@ -241,11 +260,13 @@ TEST_CASE("§3.5 event rows") {
   const char* ev = "timeline.events.timeline[0]";
   auto at = [&](const char* rest) { return std::string(ev) + rest; };
   expect({{at(".time").c_str(), nullptr}}, "$.timeline.events.timeline[0].time", "is required");
-  expect({{"timeline.events.timeline",
-           R"([{"time":"5t","source":{"type":"player"},"origin":{"type":"root"},"commands":[]},{"time":"4t","source":{"type":"player"},"origin":{"type":"root"},"commands":[]}])"}},
-         "$.timeline.events.timeline[1].time", "timeline events must be ordered by time");
-  accepted(*load(a0().set("timeline.events.timeline",
-                          R"([{"time":"5t","source":{"type":"player"},"origin":{"type":"root"},"commands":[]},{"time":"5t","source":{"type":"server"},"origin":{"type":"root"},"commands":[]}])")));
+  expect(
+      {{"timeline.events.timeline",
+        R"([{"time":"5t","source":{"type":"player"},"origin":{"type":"root"},"commands":[]},{"time":"4t","source":{"type":"player"},"origin":{"type":"root"},"commands":[]}])"}},
+      "$.timeline.events.timeline[1].time", "timeline events must be ordered by time");
+  accepted(*load(a0().set(
+      "timeline.events.timeline",
+      R"([{"time":"5t","source":{"type":"player"},"origin":{"type":"root"},"commands":[]},{"time":"5t","source":{"type":"server"},"origin":{"type":"root"},"commands":[]}])")));
   expect({{at(".source.type").c_str(), "\"console\""}}, "$.timeline.events.timeline[0].source.type",
          "unsupported source type: console");
   expect({{at(".source").c_str(), R"({"type":"node","node":"ghost"})"}},
@@ -256,7 +277,8 @@ TEST_CASE("§3.5 event rows") {
          "$.timeline.events.timeline[0].origin.node", "references unknown node");
   expect({{at(".origin.offset").c_str(), "[0,1]"}}, "$.timeline.events.timeline[0].origin.offset",
          "must contain 3 values");
-  expect({{at(".commands").c_str(), nullptr}}, "$.timeline.events.timeline[0].commands", "is required");
+  expect({{at(".commands").c_str(), nullptr}}, "$.timeline.events.timeline[0].commands",
+         "is required");
   expect({{at(".commands").c_str(), R"(["say a","  "])"}},
          "$.timeline.events.timeline[0].commands[1]", "must not be blank");
   expect({{at(".commands").c_str(), R"(["/say a"])"}}, "$.timeline.events.timeline[0].commands[0]",
@@ -267,8 +289,9 @@ TEST_CASE("§3.5 event rows") {
          "$.timeline.events.timeline[0].callbacks[0].payload", "must be a string");
   expect({{"timeline.events.start", "{}"}}, "$.timeline.events.start", "must be an array");
   // Anchors may be origins; offsets default to 0.
-  const auto c = load(a0().set("timeline.events.stop",
-                               R"([{"source":{"type":"server"},"origin":{"type":"node","node":"root","offset":[1,2,3]},"commands":["say bye"]}])"));
+  const auto c = load(a0().set(
+      "timeline.events.stop",
+      R"([{"source":{"type":"server"},"origin":{"type":"node","node":"root","offset":[1,2,3]},"commands":["say bye"]}])"));
   accepted(*c);
   const auto& e = c->entries()[0].animation->events;
   REQUIRE(e.stop.size() == 1);
@@ -318,14 +341,16 @@ TEST_CASE("§4 Sequence rows") {
          s(R"([{"emote":"a:x","repeat":2147483648}])"));
   expect({}, "$.steps[0].transition", "is required", s(R"([{"emote":"a:x","transition":null}])"));
   expect({}, "$.steps[0].transition", "must be a string", s(R"([{"emote":"a:x","transition":5}])"));
-  expect({{"settings.cooldown", "5"}}, "$.settings.cooldown", "must be a string", s(R"([{"emote":"a:x"}])"));
+  expect({{"settings.cooldown", "5"}}, "$.settings.cooldown", "must be a string",
+         s(R"([{"emote":"a:x"}])"));
   expect({{"settings", nullptr}}, "$.settings", "is required", s(R"([{"emote":"a:x"}])"));
   // Two-player rows.
   expect({{"steps[0].transition", "\"1t\""}}, "$.steps[0].transition",
          "is supported only on an emote step", hs());
-  expect({{"steps[0].repeat", "2"}}, "$.steps[0].repeat", "is not supported on an await_partner step",
+  expect({{"steps[0].repeat", "2"}}, "$.steps[0].repeat",
+         "is not supported on an await_partner step", hs());
+  expect({{"steps[0].await_partner", "\"x:y\""}}, "$.steps[0].await_partner", "must be an object",
          hs());
-  expect({{"steps[0].await_partner", "\"x:y\""}}, "$.steps[0].await_partner", "must be an object", hs());
   expect({{"steps[0].await_partner.emote", R"(["a:x"])"}}, "$.steps[0].await_partner.emote",
          "must be a string", hs());
   expect({{"steps[0].await_partner.timeout", "\"0t\""}}, "$.steps[0].await_partner.timeout",
@@ -343,24 +368,27 @@ TEST_CASE("§4 Sequence rows") {
 }
 
 TEST_CASE("unknown keys are reported at their own path, per object kind") {
-  auto c = load(a0().set("nodes.root.color", "1")
-                    .set("nodes.display.block_state_snbt", "\"{Name:\\\"stone\\\"}\"")
-                    .set("nodes.display.transform.skew", "0")
-                    .set("nodes.player_head.skin.tint", "0")
-                    .set("timeline.tracks.player_head.position[0].speed", "1")
-                    .set("timeline.tracks.player_head.visible", R"([{"time":"0t","value":true,"note":1}])")
-                    .set("timeline.tracks.player_head.glow", "[]")
-                    .set("timeline.events.timeline[0].source.extra", "1")
-                    .set("timeline.events.timeline[0].origin.extra", "1")
-                    .set("timeline.events.timeline[0].callbacks", R"([{"name":"a:b","x":1}])")
-                    .set("timeline.events.start", R"([{"time":"0t","source":{"type":"server"},"origin":{"type":"root"},"commands":[]}])")
-                    .set("timeline.events.other", "[]")
-                    .set("timeline.extra", "1")
-                    .set("molang", R"({"initialize":"v.a = 1;","setup":"x"})")
-                    .set("metadata.anything", "{\"goes\":1}")
-                    .set("settings.player.extra", "1")
-                    .set("settings.player.stop_conditions.sneak", "true")
-                    .set("extra", "1"));
+  auto c = load(
+      a0().set("nodes.root.color", "1")
+          .set("nodes.display.block_state_snbt", "\"{Name:\\\"stone\\\"}\"")
+          .set("nodes.display.transform.skew", "0")
+          .set("nodes.player_head.skin.tint", "0")
+          .set("timeline.tracks.player_head.position[0].speed", "1")
+          .set("timeline.tracks.player_head.visible", R"([{"time":"0t","value":true,"note":1}])")
+          .set("timeline.tracks.player_head.glow", "[]")
+          .set("timeline.events.timeline[0].source.extra", "1")
+          .set("timeline.events.timeline[0].origin.extra", "1")
+          .set("timeline.events.timeline[0].callbacks", R"([{"name":"a:b","x":1}])")
+          .set(
+              "timeline.events.start",
+              R"([{"time":"0t","source":{"type":"server"},"origin":{"type":"root"},"commands":[]}])")
+          .set("timeline.events.other", "[]")
+          .set("timeline.extra", "1")
+          .set("molang", R"({"initialize":"v.a = 1;","setup":"x"})")
+          .set("metadata.anything", "{\"goes\":1}")
+          .set("settings.player.extra", "1")
+          .set("settings.player.stop_conditions.sneak", "true")
+          .set("extra", "1"));
   accepted(*c);
   auto w = warnings(*c);
   std::sort(w.begin(), w.end());
@@ -396,7 +424,8 @@ TEST_CASE("unknown keys are reported at their own path, per object kind") {
   std::sort(w.begin(), w.end());
   CHECK(w == std::vector<std::string>{"$.steps[0].note: unknown key ignored",
                                       "$.steps[1].emote: unknown key ignored"});
-  c = load(std::vector{hs("a:x").set("participants.partner.facing", "1")
+  c = load(std::vector{hs("a:x")
+                           .set("participants.partner.facing", "1")
                            .set("steps[0].await_partner.repeat_offer", "true")
                            .set("steps[0].note", "1")
                            .text(),

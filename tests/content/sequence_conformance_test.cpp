@@ -16,7 +16,8 @@ std::shared_ptr<const catalog> with_animations(const doc& s, std::vector<std::st
   return load(texts);
 }
 
-std::shared_ptr<const sequence> the_sequence(const catalog& c, std::string_view id = "example:sit") {
+std::shared_ptr<const sequence> the_sequence(const catalog& c,
+                                             std::string_view id = "example:sit") {
   auto s = c.find_sequence(id);
   REQUIRE_MESSAGE(s != nullptr, dump(c));
   return s;
@@ -152,8 +153,8 @@ TEST_CASE("F36: the offer is an Animation") {
 }
 
 TEST_CASE("F37: weights total 100") {
-  rejected(*load(seq(R"([{"emote":["example:idle_1",30,"example:idle_2",60]}])")), "$.steps[0].emote",
-           "chances must total 100");
+  rejected(*load(seq(R"([{"emote":["example:idle_1",30,"example:idle_2",60]}])")),
+           "$.steps[0].emote", "chances must total 100");
 }
 
 TEST_CASE("F38: wait placement") {
@@ -188,7 +189,8 @@ TEST_CASE("F40: candidate arrays") {
            "must contain complete id and chance pairs");
   rejected(*load(steps(R"(["a:x","a:y",50])")), "$.steps[0].emote[2]", "must be a string");
   rejected(*load(steps("[]")), "$.steps[0].emote", "must not be empty");
-  rejected(*load(steps("5")), "$.steps[0].emote", "must be a string or a non-empty array of strings");
+  rejected(*load(steps("5")), "$.steps[0].emote",
+           "must be a string or a non-empty array of strings");
 }
 
 TEST_CASE("F41: repeat") {
@@ -206,8 +208,8 @@ TEST_CASE("F41: repeat") {
 }
 
 TEST_CASE("F42: transitions") {
-  const auto c = load(std::vector{seq(R"([{"emote":"a:x","transition":"5t"}])").text(),
-                                  anim("a:x", 1).text()});
+  const auto c = load(
+      std::vector{seq(R"([{"emote":"a:x","transition":"5t"}])").text(), anim("a:x", 1).text()});
   accepted(*c);
   CHECK(the_sequence(*c)->steps[0].transition.count() == 5);
   rejected(*load(seq(R"([{"emote":"a:x"},{"wait":"1t","transition":"1t"},{"emote":"a:x"}])")),
@@ -217,22 +219,27 @@ TEST_CASE("F42: transitions") {
 }
 
 TEST_CASE("F43: two-player structure") {
-  rejected(*load(hs().set("steps[0].matched",
-                          R"([{"await_partner":{"emote":"a:x","timeout":"1s"},"matched":[{"emote":"a:x"}],"timeout":[{"emote":"a:x"}]}])")),
-           "$.steps[0].matched[0].await_partner", "is not supported inside a collaboration branch");
+  rejected(
+      *load(hs().set(
+          "steps[0].matched",
+          R"([{"await_partner":{"emote":"a:x","timeout":"1s"},"matched":[{"emote":"a:x"}],"timeout":[{"emote":"a:x"}]}])")),
+      "$.steps[0].matched[0].await_partner", "is not supported inside a collaboration branch");
   doc two = hs();
-  two.set("steps", "[" + to_json(*hs().root().find("steps")->as_array().data()) +
-                       R"(,{"emote":"a:x"}])");
+  two.set("steps",
+          "[" + to_json(*hs().root().find("steps")->as_array().data()) + R"(,{"emote":"a:x"}])");
   rejected(*load(two), "$.steps", "a partner sequence must contain exactly one await_partner step");
-  rejected(*load(hs().erase("participants")), "$.steps", "a partner sequence requires participants");
+  rejected(*load(hs().erase("participants")), "$.steps",
+           "a partner sequence requires participants");
   rejected(*load(seq(R"([{"emote":"a:x"}])").set("participants", hs_participants)), "$.steps",
            "participants require an await_partner step");
 }
 
 TEST_CASE("F44: Animation-only settings are unknown keys in a Sequence") {
-  const auto c = load(std::vector{
-      seq(R"([{"emote":"a:x"}])").set("settings.standalone", "true").set("settings.playback", "{}").text(),
-      anim("a:x", 1).text()});
+  const auto c = load(std::vector{seq(R"([{"emote":"a:x"}])")
+                                      .set("settings.standalone", "true")
+                                      .set("settings.playback", "{}")
+                                      .text(),
+                                  anim("a:x", 1).text()});
   accepted(*c);
   CHECK(warnings(*c) == std::vector<std::string>{"$.settings.standalone: unknown key ignored",
                                                  "$.settings.playback: unknown key ignored"});
@@ -244,8 +251,9 @@ TEST_CASE("F44: Animation-only settings are unknown keys in a Sequence") {
 TEST_CASE("F45: the node union across candidates") {
   const auto first = anim("demo:first", 1).set("nodes", "{\"flower\":" + text_node(2) + "}");
   const auto second = anim("demo:second", 1).set("nodes", "{\"butterfly\":" + text_node(8) + "}");
-  const auto c = load(std::vector{seq(R"([{"emote":["demo:first","demo:second"],"repeat":2}])").text(),
-                                  first.text(), second.text()});
+  const auto c =
+      load(std::vector{seq(R"([{"emote":["demo:first","demo:second"],"repeat":2}])").text(),
+                       first.text(), second.text()});
   accepted(*c);
   const auto s = the_sequence(*c);
   REQUIRE(s->node_union.size() == 2);
@@ -270,15 +278,17 @@ TEST_CASE("F46: lifecycle events are refused, timeline events kept") {
              "demo:eventful");
   }
   auto timed = anim("demo:eventful", 1);
-  timed.set("timeline.events",
-            R"({"timeline":[{"time":"0t","source":{"type":"server"},"origin":{"type":"root"},"commands":["say x"]}]})");
+  timed.set(
+      "timeline.events",
+      R"({"timeline":[{"time":"0t","source":{"type":"server"},"origin":{"type":"root"},"commands":["say x"]}]})");
   accepted(*load(std::vector{seq(R"([{"emote":"demo:eventful"}])").text(), timed.text()}));
 }
 
 TEST_CASE("F47: compatible nodes") {
   const auto a = anim("demo:a", 1).set("nodes", "{\"text\":" + text_node(2) + "}");
   const auto b = anim("demo:b", 1).set("nodes", "{\"text\":" + text_node(8) + "}");
-  auto c = load(std::vector{seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])").text(), a.text(), b.text()});
+  auto c = load(
+      std::vector{seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])").text(), a.text(), b.text()});
   accepted(*c);
   auto s = the_sequence(*c);
   REQUIRE(s->node_union.size() == 1);
@@ -286,7 +296,8 @@ TEST_CASE("F47: compatible nodes") {
   CHECK(s->union_source[0].first == 0);
   CHECK(s->steps_length == 2);
   const auto ho = anim("demo:b", 1).set("nodes", "{\"text\":" + text_node(8, "ho") + "}");
-  rejected(*load(std::vector{seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])").text(), a.text(), ho.text()}),
+  rejected(*load(std::vector{seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])").text(), a.text(),
+                             ho.text()}),
            "$.steps[1].emote", "Sequence animations must use compatible nodes: demo:a and demo:b");
 }
 
@@ -300,7 +311,8 @@ TEST_CASE("F48: at least one Animation") {
 }
 
 TEST_CASE("F49: hold and server_sync cannot be sequenced; standalone false can") {
-  rejected(*load(std::vector{seq(R"([{"emote":"demo:held"}])").text(), anim("demo:held", 2, "hold").text()}),
+  rejected(*load(std::vector{seq(R"([{"emote":"demo:held"}])").text(),
+                             anim("demo:held", 2, "hold").text()}),
            "$.steps[0].emote", "Hold animation is not supported in a sequence: demo:held");
   rejected(*load(std::vector{seq(R"([{"emote":"demo:sync"}])").text(),
                              anim("demo:sync", 2, "server_sync").text()}),
@@ -323,8 +335,8 @@ TEST_CASE("F50: unknown or non-Animation references") {
   // Disabled Animations leave the resolution set but stay registered.
   load_options disabled;
   disabled.disabled = {"demo:a"};
-  const auto d = load(std::vector{seq(R"([{"emote":"demo:a"}])").text(), anim("demo:a", 1).text()},
-                      disabled);
+  const auto d =
+      load(std::vector{seq(R"([{"emote":"demo:a"}])").text(), anim("demo:a", 1).text()}, disabled);
   rejected(*d, "$.steps[0].emote", "Unknown or disabled animation: demo:a");
   REQUIRE(d->find("demo:a") != nullptr);
   CHECK(d->find("demo:a")->disabled);
@@ -339,8 +351,10 @@ TEST_CASE("F51: one skin layout") {
     a.set("nodes.player_head", to_json(*node));
   }
   const auto b = anim("demo:b", 1);
-  rejected(*load(std::vector{seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])").text(), a.text(), b.text()}),
-           "$.steps[1].emote", "Sequence animations must use the same skin layout: demo:a and demo:b");
+  rejected(*load(std::vector{seq(R"([{"emote":"demo:a"},{"emote":"demo:b"}])").text(), a.text(),
+                             b.text()}),
+           "$.steps[1].emote",
+           "Sequence animations must use the same skin layout: demo:a and demo:b");
 }
 
 TEST_CASE("F52: partner duplication of a symmetric Animation") {
@@ -386,8 +400,9 @@ TEST_CASE("F52: partner duplication of a symmetric Animation") {
 
 TEST_CASE("F53: an Animation with partner nodes is used as written") {
   auto x = anim("demo:give", 2);
-  x.set("nodes",
-        R"({"giver":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}},
+  x.set(
+      "nodes",
+      R"({"giver":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}},
             "receiver":{"type":"anchor","space":"partner","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}}})");
   const auto c = load(std::vector{hs("demo:give").text(), x.text()});
   accepted(*c);
@@ -400,10 +415,12 @@ TEST_CASE("F53: an Animation with partner nodes is used as written") {
 
 TEST_CASE("F54: copies keep the hierarchy and mirror tracks") {
   auto x = anim("demo:hier", 2);
-  x.set("nodes.display",
-        R"({"type":"item_display","parent":"root","item_stack_snbt":"{id:\"minecraft:stone\"}","item_display":"none","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}})");
-  x.set("timeline.tracks",
-        R"({"display":{"position":[{"time":"0t","value":[0,0,0]},{"time":"2t","value":[1,0,0]}]}})");
+  x.set(
+      "nodes.display",
+      R"({"type":"item_display","parent":"root","item_stack_snbt":"{id:\"minecraft:stone\"}","item_display":"none","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}})");
+  x.set(
+      "timeline.tracks",
+      R"({"display":{"position":[{"time":"0t","value":[0,0,0]},{"time":"2t","value":[1,0,0]}]}})");
   const auto c = load(std::vector{hs("demo:hier").text(), x.text()});
   accepted(*c);
   const auto s = the_sequence(*c);
@@ -424,8 +441,9 @@ TEST_CASE("F54: copies keep the hierarchy and mirror tracks") {
 
 TEST_CASE("F55: the copy prefix grows past existing ids") {
   auto x = anim("demo:x", 2);
-  x.set("nodes",
-        R"({"body":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}},
+  x.set(
+      "nodes",
+      R"({"body":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}},
             "__partner__body":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}}})");
   const auto c = load(std::vector{hs("demo:x").text(), x.text()});
   accepted(*c);
@@ -460,8 +478,9 @@ TEST_CASE("F57: preview overflow") {
 }
 
 TEST_CASE("F58: preview lengths with waits and loop delays") {
-  auto c = load(std::vector{seq(R"([{"emote":"demo:two"},{"wait":"5t"},{"emote":"demo:three"}])").text(),
-                            anim("demo:two", 2).text(), anim("demo:three", 3).text()});
+  auto c =
+      load(std::vector{seq(R"([{"emote":"demo:two"},{"wait":"5t"},{"emote":"demo:three"}])").text(),
+                       anim("demo:two", 2).text(), anim("demo:three", 3).text()});
   accepted(*c);
   CHECK(the_sequence(*c)->steps_length == 10);
   c = load(std::vector{seq(R"([{"emote":"demo:two"},{"emote":"demo:three","repeat":2}])").text(),

@@ -16,7 +16,8 @@ namespace content_test {
 
 using namespace emote::content;
 
-inline constexpr std::string_view a0_text = R"json({"type":"animation","schema_version":4,"id":"test:base","metadata":{"name":"Base","description":""},
+inline constexpr std::string_view a0_text =
+    R"json({"type":"animation","schema_version":4,"id":"test:base","metadata":{"name":"Base","description":""},
  "settings":{"standalone":true,"cooldown":"0t","rotation_deadzone":50,
   "player":{"hidden":true,"stop_conditions":{"movement_distance":0.1,"jump":true,"submerge":true,
    "ride":true,"damage":true,"attack":true,"game_mode_change":true}},
@@ -72,9 +73,10 @@ public:
   /// dialect's non-finite literals (the compact writer would print null).
   [[nodiscard]] std::string text() const {
     std::string t = to_json(root_);
-    for (const auto& [from, to] : {std::pair<std::string_view, std::string_view>{"\"@NaN@\"", "NaN"},
-                                   {"\"@Infinity@\"", "Infinity"},
-                                   {"\"@-Infinity@\"", "-Infinity"}}) {
+    for (const auto& [from, to] :
+         {std::pair<std::string_view, std::string_view>{"\"@NaN@\"", "NaN"},
+          {"\"@Infinity@\"", "Infinity"},
+          {"\"@-Infinity@\"", "-Infinity"}}) {
       for (auto at = t.find(from); at != std::string::npos; at = t.find(from, at)) {
         t.replace(at, from.size(), to);
       }
@@ -129,7 +131,9 @@ private:
   json_value root_;
 };
 
-inline doc a0() { return doc(a0_text); }
+inline doc a0() {
+  return doc(a0_text);
+}
 
 /// A(D, mode[, L]): A0's settings with that mode and loop delay, duration D, a single anchor
 /// `root` in initiator space, no tracks or events.
@@ -138,8 +142,9 @@ inline doc anim(std::string_view id, int duration, std::string_view mode = "once
   d.set("id", "\"" + std::string(id) + "\"");
   d.set("settings.playback.mode", "\"" + std::string(mode) + "\"");
   d.set("settings.playback.loop_delay", "\"" + std::to_string(loop) + "t\"");
-  d.set("nodes",
-        R"({"root":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}}})");
+  d.set(
+      "nodes",
+      R"({"root":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],"rotation":[0,0,0],"scale":[1,1,1]}}})");
   d.set("timeline", "{\"duration\":\"" + std::to_string(duration) + "t\",\"tracks\":{}}");
   return d;
 }
@@ -182,7 +187,9 @@ inline std::shared_ptr<const catalog> load(const std::vector<std::string>& texts
   }
   return load_files(std::move(files), options);
 }
-inline std::shared_ptr<const catalog> load(const doc& d) { return load(std::vector{d.text()}); }
+inline std::shared_ptr<const catalog> load(const doc& d) {
+  return load(std::vector{d.text()});
+}
 
 inline std::string dump(const catalog& c) {
   std::string out;

@@ -21,7 +21,9 @@ std::string rot_error(const char* s) {
 
 constexpr const char* not_relative = "must use only relative ~ or local ^ coordinates";
 constexpr const char* trailing = "contains trailing input";
-bool invalid(const std::string& e) { return e.rfind("invalid Minecraft coordinates: ", 0) == 0; }
+bool invalid(const std::string& e) {
+  return e.rfind("invalid Minecraft coordinates: ", 0) == 0;
+}
 
 } // namespace
 

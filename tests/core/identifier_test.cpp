@@ -33,11 +33,11 @@ TEST_CASE("resource locations default to minecraft and allow an empty path") {
 TEST_CASE("blank uses Java isWhitespace") {
   CHECK(is_blank(""));
   CHECK(is_blank(" \t\n\r\x0b\x0c"));
-  CHECK(is_blank("\xe3\x80\x80"));        // U+3000
-  CHECK(is_blank("\xe2\x80\xa8"));        // U+2028
-  CHECK_FALSE(is_blank("\xc2\xa0"));      // U+00A0
-  CHECK_FALSE(is_blank("\xe2\x80\x87"));  // U+2007
-  CHECK_FALSE(is_blank("\xe2\x80\xaf"));  // U+202F
+  CHECK(is_blank("\xe3\x80\x80"));       // U+3000
+  CHECK(is_blank("\xe2\x80\xa8"));       // U+2028
+  CHECK_FALSE(is_blank("\xc2\xa0"));     // U+00A0
+  CHECK_FALSE(is_blank("\xe2\x80\x87")); // U+2007
+  CHECK_FALSE(is_blank("\xe2\x80\xaf")); // U+202F
   CHECK_FALSE(is_blank(" x "));
 }
 

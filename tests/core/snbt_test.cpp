@@ -13,7 +13,9 @@ nbt_compound parse(const std::string& s) {
   REQUIRE_MESSAGE(r.ok(), s << " -> " << (r.ok() ? "" : r.error()));
   return std::move(r).value();
 }
-bool rejects(const std::string& s) { return !parse_compound_snbt(s).ok(); }
+bool rejects(const std::string& s) {
+  return !parse_compound_snbt(s).ok();
+}
 nbt_type type_of(const std::string& value) {
   const auto c = parse("{v:" + value + "}");
   return c.find("v")->type;
@@ -40,7 +42,7 @@ TEST_CASE("SNBT: bare value typing (formats.md §2.5)") {
   CHECK(type_of("1e3") == nbt_type::double_tag);
   CHECK(type_of(".5") == nbt_type::double_tag);
   CHECK(type_of("1.") == nbt_type::double_tag);
-  CHECK(type_of("007") == nbt_type::string_tag); // leading zeros are not an integer
+  CHECK(type_of("007") == nbt_type::string_tag);  // leading zeros are not an integer
   CHECK(type_of("128b") == nbt_type::string_tag); // out of range
   CHECK(type_of("2147483648") == nbt_type::string_tag);
   CHECK(type_of("9223372036854775807L") == nbt_type::long_tag);
@@ -73,9 +75,9 @@ TEST_CASE("SNBT: structure") {
   CHECK(rejects("{a:}"));
   CHECK(rejects("{a:1}x"));
   CHECK(rejects("{a:1}{}"));
-  CHECK(rejects("{a:[1,2b]}"));  // one element type per list
-  CHECK(rejects("{a:[1,]}"));    // no trailing comma in lists
-  CHECK(rejects("{a:[B;1s]}"));  // suffix must match
+  CHECK(rejects("{a:[1,2b]}")); // one element type per list
+  CHECK(rejects("{a:[1,]}"));   // no trailing comma in lists
+  CHECK(rejects("{a:[B;1s]}")); // suffix must match
   CHECK(rejects("{a:[I;1b]}"));
   CHECK(rejects("{a:[B;300]}"));
   CHECK(rejects("{a:[B;\"1\"]}"));
