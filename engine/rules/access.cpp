@@ -59,9 +59,12 @@ bool valid_identifier(std::string_view s) noexcept {
 }
 
 bool holds(const std::map<std::string, bool>& permissions, std::string_view name) {
-  const auto it = permissions.find(std::string(name));
-  if (it != permissions.end()) {
-    return it->second;
+  // The map has no transparent comparator; a walk avoids building a key string on every check
+  // (play requests and the idle pass must not allocate in steady state). Maps are small.
+  for (const auto& [k, v] : permissions) {
+    if (k == name) {
+      return v;
+    }
   }
   return name == "emote.default";
 }

@@ -56,12 +56,18 @@ void idle_scheduler::run(tick_number now, const world::player_registry& players,
   if (now % 10 != 0) {
     return;
   }
-  // Ids first: the host's plays must not disturb the walk.
-  std::vector<std::string> order;
-  order.reserve(players.size());
-  players.for_each([&](const world::player_state& p) { order.push_back(p.id); });
+  // Ids first: the host's plays must not disturb the walk. The buffer is kept between passes
+  // (strings reuse their capacity), so a pass over unchanged players allocates nothing.
+  std::size_t count = 0;
+  players.for_each([&](const world::player_state& p) {
+    if (count == order_.size()) {
+      order_.emplace_back();
+    }
+    order_[count++].assign(p.id);
+  });
 
-  for (const auto& id : order) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string& id = order_[i];
     const world::player_state* p = players.find(id);
     if (p == nullptr) {
       continue;

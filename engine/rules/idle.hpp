@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace emote::rules {
 
@@ -67,6 +68,7 @@ private:
 
   core::java_random rng_;
   std::map<std::string, state, std::less<>> states_;
+  std::vector<std::string> order_; ///< scratch: player ids of the current pass
 };
 
 } // namespace emote::rules

@@ -6,9 +6,14 @@
 //   tick N:  apply(input)...  -> replies stamped N      (phase P1, arrival order)
 //            step()           -> frame N                (idle pass, P2 polls, P3 advance,
 //                                                        P4 partner logic, P5 emit); then N+1
+//
+// reload(), replace_catalog() and shutdown() act in P1 of the current tick like inputs; their
+// records go to the frame step() returns next.
 
 #include "engine/api/event.hpp"
 #include "engine/api/types.hpp"
+#include "engine/rules/access.hpp"
+#include "engine/rules/cooldowns.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -29,26 +34,12 @@ using api::role;
 using api::session_id;
 using api::tick_number;
 
-enum class cooldown_mode : std::uint8_t { start, stop };
+/// Config `cooldown_mode` (players.md §5.1).
+using cooldown_mode = rules::cooldown_mode;
 
-/// One access rule (players.md §6.4). `cooldown` is either a tick offset ("95t" → subtract 95) or
-/// a factor ("x0.5"); `idle` is optional.
-struct access_rule {
-  struct cooldown_modifier {
-    bool is_factor = false;
-    double factor = 1.0;       ///< when is_factor
-    std::int64_t ticks = 0;    ///< when !is_factor
-  };
-  struct idle_settings {
-    std::int64_t delay = 3600;
-    std::vector<std::string> emotes; ///< ids or patterns (equal form) ...
-    std::vector<std::int32_t> weights; ///< ... or ids with weights (weighted form; same length)
-  };
-  std::string permission;
-  std::vector<std::string> emotes; ///< patterns: "*", an identifier, or an ECMAScript regex
-  std::optional<cooldown_modifier> cooldown;
-  std::optional<idle_settings> idle;
-};
+/// One entry of config `permissions` (players.md §6.4). `cooldown` is either a tick offset
+/// ("95t" → subtract 95) or a factor ("x0.5"); `idle` is optional.
+using access_rule = rules::access_rule;
 
 struct engine_config {
   std::int64_t seed = 0;
@@ -61,6 +52,11 @@ struct engine_config {
   static std::vector<access_rule> default_permissions();
 };
 
+/// Why a configuration cannot be used (a duplicate permission name, an invalid regular
+/// expression, an invalid modifier or idle setting), with the JSON path of the offending value;
+/// nullopt when it is valid. The engine constructor expects a valid configuration.
+std::optional<std::string> validate(const engine_config& config);
+
 /// What `state.get` reports (protocol.md §4).
 struct state_snapshot {
   struct player_entry {
@@ -72,10 +68,10 @@ struct state_snapshot {
   struct session_entry {
     session_id session = 0;
     std::string emote;
-    std::string state; ///< SOLO, OFFERING, WAITING, MATCHED, TIMEOUT
+    std::string state;     ///< SOLO, OFFERING, WAITING, MATCHED, TIMEOUT
     std::int64_t tick = 0; ///< ticks advanced since start
     std::string initiator;
-    std::optional<std::string> partner;
+    std::optional<std::string> partner; ///< the activated partner, or the reserved one
   };
   struct cooldown_entry {
     std::string player;
@@ -90,6 +86,7 @@ struct state_snapshot {
 
 class engine {
 public:
+  /// `config` should pass validate(); otherwise the access rules fall back to the defaults.
   engine(std::shared_ptr<const content::catalog> catalog, engine_config config);
   ~engine();
   engine(const engine&) = delete;
@@ -102,14 +99,20 @@ public:
   reply apply(const input& in);
 
   /// Run the rest of the current tick (idle pass, P2..P5) and return its frame. The reference
-  /// (and the string data inside) stays valid until the next call to apply() or step().
+  /// (and the string data inside) stays valid until the next call to apply() or step() (or
+  /// reload(), replace_catalog(), shutdown()).
   const frame& step();
 
   /// Stop every playback with RELOAD (their records go to the next frame) and use `catalog`
   /// from now on. Cooldowns survive.
   void reload(std::shared_ptr<const content::catalog> catalog);
 
+  /// Use `catalog` from now on without stopping anything (emote.register adds an entry):
+  /// running playbacks keep the content they started with.
+  void replace_catalog(std::shared_ptr<const content::catalog> catalog);
+
   /// Stop every playback with SERVER_STOPPING; call step() once more to collect the records.
+  /// Later play requests are refused with `shutting_down`.
   void shutdown();
 
   [[nodiscard]] const content::catalog& catalog() const noexcept;

@@ -3,11 +3,15 @@
 namespace emote::sim {
 
 std::vector<access_rule> engine_config::default_permissions() {
-  access_rule rule;
-  rule.permission = "emote.default";
-  rule.emotes = {"*"};
-  rule.idle = access_rule::idle_settings{3600, {"emote:sit"}, {}};
-  return {rule};
+  return rules::default_access_rules();
+}
+
+std::optional<std::string> validate(const engine_config& config) {
+  auto policy = rules::access_policy::compile(config.disabled, config.permissions);
+  if (!policy) {
+    return policy.error().path + ": " + policy.error().message;
+  }
+  return std::nullopt;
 }
 
 } // namespace emote::sim
