@@ -5,107 +5,12 @@
 
 #include "tests/molang/support.hpp"
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
+#include "support/counting_allocator.hpp"
+
 #include <string>
 #include <vector>
 
-namespace {
-std::atomic<long> allocation_count{0};
-std::atomic<bool> counting{false};
-
-void* counted_alloc(std::size_t n) {
-  if (counting.load(std::memory_order_relaxed)) {
-    allocation_count.fetch_add(1, std::memory_order_relaxed);
-  }
-  void* p = std::malloc(n == 0 ? 1 : n);
-  if (p == nullptr) {
-    throw std::bad_alloc();
-  }
-  return p;
-}
-void* counted_aligned(std::size_t n, std::align_val_t a) {
-  if (counting.load(std::memory_order_relaxed)) {
-    allocation_count.fetch_add(1, std::memory_order_relaxed);
-  }
-  const auto align = static_cast<std::size_t>(a);
-  void* p = std::aligned_alloc(align, (n + align - 1) / align * align);
-  if (p == nullptr) {
-    throw std::bad_alloc();
-  }
-  return p;
-}
-} // namespace
-
-void* operator new(std::size_t n) {
-  return counted_alloc(n);
-}
-void* operator new[](std::size_t n) {
-  return counted_alloc(n);
-}
-void* operator new(std::size_t n, std::align_val_t a) {
-  return counted_aligned(n, a);
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return counted_aligned(n, a);
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  if (counting.load(std::memory_order_relaxed)) {
-    allocation_count.fetch_add(1, std::memory_order_relaxed);
-  }
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
-  return operator new(n, t);
-}
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  if (counting.load(std::memory_order_relaxed)) {
-    allocation_count.fetch_add(1, std::memory_order_relaxed);
-  }
-  const auto align = static_cast<std::size_t>(a);
-  return std::aligned_alloc(align, (n + align - 1) / align * align);
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t& t) noexcept {
-  return operator new(n, a, t);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-
+using emote::testing::allocation_scope;
 using namespace molang_test;
 
 namespace {
@@ -358,8 +263,7 @@ TEST_CASE("no allocation over 100,000 evaluations of each conformance expression
   long total_evaluations = 0;
   for (std::size_t i = 0; i < programs.size(); ++i) {
     CAPTURE(conformance_sources[i]);
-    allocation_count = 0;
-    counting = true;
+    const allocation_scope counted;
     for (int n = 0; n < 100'000; ++n) {
       if (n % 7 == 0) {
         s.reset();
@@ -367,9 +271,8 @@ TEST_CASE("no allocation over 100,000 evaluations of each conformance expression
       const auto r = evaluate(*programs[i], s, h.frame, &h.player, h.rng);
       (void)r;
     }
-    counting = false;
     total_evaluations += 100'000;
-    CHECK(allocation_count.load() == 0);
+    CHECK(counted.allocations() == 0);
   }
   CHECK(total_evaluations == 100'000 * static_cast<long>(conformance_sources.size()));
 }
@@ -380,21 +283,18 @@ TEST_CASE("budget failures do not allocate either") {
   const auto rec = h.build("t.f = { t.f(); }; t.f()");
   session& s = h.sess();
   REQUIRE(evaluate(*rec, s, h.frame, &h.player, h.rng).status == eval_status::budget_exceeded);
-  allocation_count = 0;
-  counting = true;
+  const allocation_scope counted;
   for (int n = 0; n < 3; ++n) {
     CHECK(evaluate(*p, s, h.frame, &h.player, h.rng).status == eval_status::budget_exceeded);
     CHECK(evaluate(*rec, s, h.frame, &h.player, h.rng).status == eval_status::budget_exceeded);
   }
-  counting = false;
-  CHECK(allocation_count.load() == 0);
+  CHECK(counted.allocations() == 0);
 }
 
 TEST_CASE("the counting allocator counts") {
-  allocation_count = 0;
-  counting = true;
-  auto* p = new std::vector<int>(10);
-  counting = false;
-  delete p;
-  CHECK(allocation_count.load() >= 2);
+  static std::vector<int>* volatile sink = nullptr; // the allocation escapes: it cannot be elided
+  const allocation_scope counted;
+  sink = new std::vector<int>(10);
+  CHECK(counted.allocations() >= 2);
+  delete sink;
 }

@@ -2,40 +2,10 @@
 // `repeat` 2147483647 plays with memory independent of the repeat count (playback.md §3.7).
 
 #include "fixture.hpp"
+#include "support/counting_allocator.hpp"
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-std::atomic<std::uint64_t> g_bytes{0};
-} // namespace
-
-// A counting global allocator for this test executable.
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  g_bytes.fetch_add(n, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) {
-    return p;
-  }
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  return operator new(n);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
+#include <memory>
+#include <vector>
 
 using namespace emote;
 using namespace fixture;
@@ -135,19 +105,18 @@ TEST_CASE("steady-state ticks allocate nothing: 1000 ticks of 50 playbacks") {
   }
   {
     // The counter sees this executable's allocations.
-    const std::uint64_t probe = g_allocations.load();
+    const testing::allocation_scope probe;
     auto v = std::make_unique<std::vector<int>>(100);
-    CHECK(g_allocations.load() >= probe + 2);
+    CHECK(probe.allocations() >= 2);
   }
-  const std::uint64_t before = g_allocations.load();
+  const testing::allocation_scope counted;
   std::size_t records = 0;
   for (int i = 0; i < 1000; ++i) {
     loop.run_tick();
     records += loop.frame.size();
   }
-  const std::uint64_t after = g_allocations.load();
   CHECK(records > 1000); // the playbacks did produce output
-  CHECK(after - before == 0);
+  CHECK(counted.allocations() == 0);
 }
 
 TEST_CASE("repeat 2147483647 plays with memory independent of the repeat count") {
@@ -167,13 +136,13 @@ TEST_CASE("repeat 2147483647 plays with memory independent of the repeat count")
     engine_loop loop;
     loop.frame.reserve(1 << 12);
     loop.commands.reserve(64);
-    const std::uint64_t bytes0 = g_bytes.load();
+    const testing::allocation_scope counted;
     loop.start(emote, 1);
     for (int t = 0; t < 2000; ++t) {
       loop.run_tick();
       REQUIRE_FALSE(loop.pbs[0]->finished());
     }
-    return g_bytes.load() - bytes0;
+    return counted.bytes();
   };
   // Both play 2000 ticks without finishing; a repeat count of 2^31−1 costs exactly the bytes
   // a count of 2000 does: nothing is materialised per repetition.

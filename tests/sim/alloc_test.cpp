@@ -4,40 +4,7 @@
 // default access rules (so the idle pass runs every 10 ticks).
 
 #include "support.hpp"
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-} // namespace
-
-// A counting global allocator for this test executable. (GCC cannot see that these deletes pair
-// with the malloc in this operator new.)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) {
-    return p;
-  }
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  return operator new(n);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
+#include "support/counting_allocator.hpp"
 
 using namespace simtest;
 
@@ -145,12 +112,11 @@ TEST_CASE("steady-state ticks of 50 corpus-like playbacks allocate nothing") {
     events += eng.step().events.size();
   }
   REQUIRE(eng.session_count() == 50);
-  const std::uint64_t before = g_allocations.load();
+  const emote::testing::allocation_scope counted;
   for (int t = 0; t < 1000; ++t) {
     events += eng.step().events.size();
   }
-  const std::uint64_t after = g_allocations.load();
   CHECK(eng.session_count() == 50);
   CHECK(events > 50000); // the playbacks really produce output
-  CHECK(after - before == 0);
+  CHECK(counted.allocations() == 0);
 }
