@@ -58,41 +58,6 @@ std::string_view name(interpolation v) noexcept {
   return v == interpolation::linear ? "linear" : "step";
 }
 
-std::string_view name(easing v) noexcept {
-  constexpr std::array<std::string_view, 31> n{"linear",
-                                               "ease_in_sine",
-                                               "ease_out_sine",
-                                               "ease_in_out_sine",
-                                               "ease_in_quad",
-                                               "ease_out_quad",
-                                               "ease_in_out_quad",
-                                               "ease_in_cubic",
-                                               "ease_out_cubic",
-                                               "ease_in_out_cubic",
-                                               "ease_in_quart",
-                                               "ease_out_quart",
-                                               "ease_in_out_quart",
-                                               "ease_in_quint",
-                                               "ease_out_quint",
-                                               "ease_in_out_quint",
-                                               "ease_in_expo",
-                                               "ease_out_expo",
-                                               "ease_in_out_expo",
-                                               "ease_in_circ",
-                                               "ease_out_circ",
-                                               "ease_in_out_circ",
-                                               "ease_in_back",
-                                               "ease_out_back",
-                                               "ease_in_out_back",
-                                               "ease_in_elastic",
-                                               "ease_out_elastic",
-                                               "ease_in_out_elastic",
-                                               "ease_in_bounce",
-                                               "ease_out_bounce",
-                                               "ease_in_out_bounce"};
-  return n[static_cast<std::size_t>(v)];
-}
-
 std::string_view name(event_source v) noexcept {
   constexpr std::array<std::string_view, 3> n{"player", "server", "node"};
   return n[static_cast<std::size_t>(v)];

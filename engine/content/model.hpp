@@ -8,6 +8,7 @@
 #include "engine/core/diagnostic.hpp"
 #include "engine/core/snbt.hpp"
 #include "engine/core/tick.hpp"
+#include "engine/math/easing.hpp"
 
 #include <array>
 #include <cstdint>
@@ -51,41 +52,8 @@ enum class item_display_context : std::uint8_t {
 enum class participant : std::uint8_t { initiator, partner };
 enum class skin_part : std::uint8_t { head, body, left_arm, right_arm, left_leg, right_leg };
 enum class interpolation : std::uint8_t { linear, step };
-/// `linear`, then ease_in/ease_out/ease_in_out for each family in the order of formats.md §3.4:
-/// sine, quad, cubic, quart, quint, expo, circ, back, elastic, bounce (31 values).
-enum class easing : std::uint8_t {
-  linear,
-  ease_in_sine,
-  ease_out_sine,
-  ease_in_out_sine,
-  ease_in_quad,
-  ease_out_quad,
-  ease_in_out_quad,
-  ease_in_cubic,
-  ease_out_cubic,
-  ease_in_out_cubic,
-  ease_in_quart,
-  ease_out_quart,
-  ease_in_out_quart,
-  ease_in_quint,
-  ease_out_quint,
-  ease_in_out_quint,
-  ease_in_expo,
-  ease_out_expo,
-  ease_in_out_expo,
-  ease_in_circ,
-  ease_out_circ,
-  ease_in_out_circ,
-  ease_in_back,
-  ease_out_back,
-  ease_in_out_back,
-  ease_in_elastic,
-  ease_out_elastic,
-  ease_in_out_elastic,
-  ease_in_bounce,
-  ease_out_bounce,
-  ease_in_out_bounce,
-};
+/// The 31 keyframe easings (formats.md §3.4): the math module defines and evaluates them.
+using easing = math::easing;
 enum class event_source : std::uint8_t { player, server, node };
 enum class event_origin : std::uint8_t { root, node };
 enum class candidate_kind : std::uint8_t { animation, continue_repeat, break_repeat };
@@ -100,7 +68,6 @@ std::string_view name(item_display_context v) noexcept;
 std::string_view name(participant v) noexcept;
 std::string_view name(skin_part v) noexcept;
 std::string_view name(interpolation v) noexcept;
-std::string_view name(easing v) noexcept;
 std::string_view name(event_source v) noexcept;
 std::string_view name(event_origin v) noexcept;
 

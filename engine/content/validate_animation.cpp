@@ -47,21 +47,6 @@ constexpr std::array<std::string_view, 2> interpolation_names{"linear", "step"};
 constexpr std::array<std::string_view, 3> source_names{"player", "server", "node"};
 constexpr std::array<std::string_view, 2> origin_names{"root", "node"};
 
-std::optional<easing> parse_easing(std::string_view s) {
-  std::string lower(s);
-  for (auto& ch : lower) {
-    if (ch >= 'A' && ch <= 'Z') {
-      ch = static_cast<char>(ch - 'A' + 'a');
-    }
-  }
-  for (int i = 0; i <= static_cast<int>(easing::ease_in_out_bounce); ++i) {
-    if (name(static_cast<easing>(i)) == lower) {
-      return static_cast<easing>(i);
-    }
-  }
-  return std::nullopt;
-}
-
 // Keys an entity_nbt may not define (formats.md §3.3); NBT tracks exclude the last four.
 constexpr std::array<std::string_view, 15> forbidden_entity_keys{"id",
                                                                  "UUID",
@@ -745,7 +730,7 @@ private:
         return false;
       }
       if (present(kf, "easing") != nullptr) {
-        const auto e = parse_easing(text);
+        const auto e = math::parse_easing(text);
         if (!e) {
           auto ke = c_.at("easing");
           return c_.fail(*kf.find("easing"), "unsupported easing: " + text);

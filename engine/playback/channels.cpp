@@ -8,11 +8,6 @@
 
 namespace emote::playback {
 
-static_assert(static_cast<int>(content::easing::linear) == static_cast<int>(math::easing::linear));
-static_assert(static_cast<int>(content::easing::ease_in_out_bounce) ==
-              static_cast<int>(math::easing::ease_in_out_bounce));
-static_assert(static_cast<int>(content::easing::ease_out_expo) ==
-              static_cast<int>(math::easing::ease_out_expo));
 
 double keyframe_progress(std::span<const content::vector_keyframe> keys, std::uint32_t k,
                          std::int64_t t) noexcept {
