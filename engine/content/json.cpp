@@ -1,6 +1,6 @@
 #include "engine/content/json.hpp"
 
-#include "engine/core/time_string.hpp"
+#include "engine/core/decimal.hpp"
 #include "engine/core/utf8.hpp"
 
 #include <algorithm>

@@ -1,44 +1,11 @@
 #include "engine/core/coordinates.hpp"
 
-#include "engine/core/time_string.hpp"
+#include "engine/core/decimal.hpp"
 
 namespace emote::core {
 namespace {
 
 constexpr std::string_view invalid_prefix = "invalid Minecraft coordinates: ";
-
-bool number_char(char c) noexcept {
-  return (c >= '0' && c <= '9') || c == '.' || c == '-';
-}
-bool digit(char c) noexcept {
-  return c >= '0' && c <= '9';
-}
-
-// -?([0-9]+(\.[0-9]*)?|\.[0-9]+)
-bool matches_number(std::string_view s) noexcept {
-  std::size_t i = 0;
-  if (i < s.size() && s[i] == '-') {
-    ++i;
-  }
-  std::size_t int_digits = 0;
-  while (i < s.size() && digit(s[i])) {
-    ++i;
-    ++int_digits;
-  }
-  if (i == s.size()) {
-    return int_digits > 0;
-  }
-  if (s[i] != '.') {
-    return false;
-  }
-  ++i;
-  std::size_t frac = 0;
-  while (i < s.size() && digit(s[i])) {
-    ++i;
-    ++frac;
-  }
-  return i == s.size() && (int_digits > 0 || frac > 0);
-}
 
 class reader {
 public:
@@ -55,7 +22,7 @@ public:
       return true;
     }
     const std::size_t begin = i_;
-    while (i_ < s_.size() && number_char(s_[i_])) {
+    while (i_ < s_.size() && is_decimal_char(s_[i_])) {
       ++i_;
     }
     const auto text = s_.substr(begin, i_ - begin);
@@ -63,7 +30,7 @@ public:
       err = "expected a number";
       return false;
     }
-    if (!matches_number(text)) {
+    if (!is_plain_decimal(text)) {
       err = "invalid number '" + std::string(text) + "'";
       return false;
     }

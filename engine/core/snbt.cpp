@@ -1,7 +1,7 @@
 #include "engine/core/snbt.hpp"
 
 #include "engine/core/identifier.hpp"
-#include "engine/core/time_string.hpp"
+#include "engine/core/decimal.hpp"
 
 #include <algorithm>
 #include <charconv>
