@@ -89,11 +89,13 @@ struct stop_conditions {
   bool damage = false;
   bool attack = false;
   bool game_mode_change = false;
+  friend bool operator==(const stop_conditions&, const stop_conditions&) = default;
 };
 
 struct player_settings {
   bool hidden = false;
   content::stop_conditions stop_conditions;
+  friend bool operator==(const player_settings&, const player_settings&) = default;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // answer "does this stop it, and why".
 
 #include "engine/api/types.hpp"
+#include "engine/content/model.hpp"
 #include "engine/core/vec.hpp"
 #include "engine/world/player.hpp"
 #include "engine/world/voxel_world.hpp"
@@ -15,25 +16,10 @@
 
 namespace emote::rules {
 
-/// `settings.player.stop_conditions` (formats.md §3.1); every field is required in a file.
-struct stop_conditions {
-  double movement_distance = 0; ///< finite, ≥ 0; 0 disables MOVED (the scene follows instead)
-  bool jump = false;
-  bool submerge = false;
-  bool ride = false;
-  bool damage = false;
-  bool attack = false;
-  bool game_mode_change = false;
-  friend bool operator==(const stop_conditions&, const stop_conditions&) = default;
-};
-
-/// `settings.player`: a Sequence's replaces those of its Animations; a two-player session has one
-/// for both participants.
-struct player_settings {
-  bool hidden = false;
-  rules::stop_conditions stop;
-  friend bool operator==(const player_settings&, const player_settings&) = default;
-};
+/// `settings.player` and its stop conditions (formats.md §3.1), as loaded: a Sequence's replace
+/// those of its Animations; a two-player session has one for both participants.
+using stop_conditions = content::stop_conditions;
+using player_settings = content::player_settings;
 
 /// MOVED's test: `dx·dx + dz·dz > md·md` against the baseline (strict; Y ignored). False when
 /// `md = 0`.

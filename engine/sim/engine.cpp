@@ -42,20 +42,6 @@ api::error make_error(api::error_code code, std::string message, std::string pat
   return e;
 }
 
-rules::player_settings to_rules(const content::player_settings& p) {
-  rules::player_settings out;
-  out.hidden = p.hidden;
-  const content::stop_conditions& c = p.stop_conditions;
-  out.stop.movement_distance = c.movement_distance;
-  out.stop.jump = c.jump;
-  out.stop.submerge = c.submerge;
-  out.stop.ride = c.ride;
-  out.stop.damage = c.damage;
-  out.stop.attack = c.attack;
-  out.stop.game_mode_change = c.game_mode_change;
-  return out;
-}
-
 rules::id_set catalog_ids(const content::catalog& c) {
   std::vector<std::string> ids;
   ids.reserve(c.size());
@@ -542,7 +528,7 @@ struct engine::impl final : rules::idle_host {
     s.id = next_session++;
     s.emote = id;
     s.two_player = prepared->two_player();
-    s.settings = to_rules(prepared->player());
+    s.settings = prepared->player();
     s.dimension = player.dimension;
     s.start_tick = now;
     s.displays = static_cast<std::int64_t>(prepared->handle_count());
@@ -647,7 +633,7 @@ struct engine::impl final : rules::idle_host {
         s->pb->set_hand_items(who, p->right_hand, p->left_hand);
       }
     }
-    if (auto reason = rules::first_event_stop(c.events, s->settings.stop)) {
+    if (auto reason = rules::first_event_stop(c.events, s->settings.stop_conditions)) {
       stop(*s, *reason);
     }
   }
@@ -764,7 +750,7 @@ struct engine::impl final : rules::idle_host {
         who[n++] = rules::poll_subject{players.find(s->partner->player), s->partner->incarnation,
                                        s->partner->baseline};
       }
-      if (auto reason = rules::poll_session(std::span(who.data(), n), s->settings.stop,
+      if (auto reason = rules::poll_session(std::span(who.data(), n), s->settings.stop_conditions,
                                             s->dimension, world)) {
         stop(*s, *reason);
       }
