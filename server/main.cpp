@@ -10,8 +10,7 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 0> commands{{
-}};
+constexpr std::array<command_entry, 0> commands{{}};
 
 void print_help(std::FILE* out) {
   std::fprintf(out, "emote-sim %s: a server-side playback simulator for the Emote mod\n\n",
