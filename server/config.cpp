@@ -786,9 +786,12 @@ core::result<server_config, config_error> config_loader::build() const {
     if (k.key == "auth.controller_token" || k.key == "auth.observer_token") {
       v.SetString("", alloc);
     } else if (k.key == "emotes") {
-      v.SetString(cfg.emotes.string().c_str(), alloc);
+      // Absolute, so that a recording's header names the folder wherever replay runs.
+      v.SetString(fs::absolute(cfg.emotes).lexically_normal().string().c_str(), alloc);
     } else if (k.key == "record") {
-      v.SetString(cfg.record.string().c_str(), alloc);
+      v.SetString(cfg.record.empty() ? ""
+                                     : fs::absolute(cfg.record).lexically_normal().string().c_str(),
+                  alloc);
     } else {
       v.CopyFrom(*e->value, alloc);
     }
