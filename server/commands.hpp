@@ -16,4 +16,7 @@ struct command_entry {
   std::string_view synopsis; ///< one line for `emote-sim --help`
 };
 
+int cmd_check(std::span<const std::string_view> args);
+int cmd_list(std::span<const std::string_view> args);
+
 } // namespace emote::server

@@ -10,7 +10,10 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 0> commands{{}};
+constexpr std::array<command_entry, 2> commands{{
+    {"check", cmd_check, "check PATH... [--json] [--strict]   validate emote files"},
+    {"list", cmd_list, "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
+}};
 
 void print_help(std::FILE* out) {
   std::fprintf(out, "emote-sim %s: a server-side playback simulator for the Emote mod\n\n",

@@ -1,0 +1,105 @@
+#include "engine/core/identifier.hpp"
+
+#include "engine/core/utf8.hpp"
+
+namespace emote::core {
+namespace {
+
+bool namespace_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+bool path_char(char c) noexcept { return namespace_char(c) || c == '/'; }
+
+bool valid_namespace(std::string_view s) noexcept {
+  for (char c : s) {
+    if (!namespace_char(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+bool valid_path(std::string_view s) noexcept {
+  for (char c : s) {
+    if (!path_char(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+identifier_error check_identifier(std::string_view s) noexcept {
+  const auto c = s.find(':');
+  if (c == std::string_view::npos || c == 0 || c + 1 == s.size()) {
+    return identifier_error::format;
+  }
+  if (!valid_namespace(s.substr(0, c)) || !valid_path(s.substr(c + 1))) {
+    return identifier_error::lowercase;
+  }
+  return identifier_error::none;
+}
+
+std::string_view identifier_error_message(identifier_error e) noexcept {
+  switch (e) {
+  case identifier_error::format:
+    return "must use namespace:path format";
+  case identifier_error::lowercase:
+    return "must be a valid lowercase Minecraft identifier";
+  case identifier_error::none:
+    break;
+  }
+  return {};
+}
+
+std::optional<std::string> parse_resource_location(std::string_view s) {
+  const auto c = s.find(':');
+  std::string_view ns = "minecraft";
+  std::string_view path = s;
+  if (c != std::string_view::npos) {
+    if (c != 0) {
+      ns = s.substr(0, c);
+    }
+    path = s.substr(c + 1);
+  }
+  if (!valid_namespace(ns) || !valid_path(path)) {
+    return std::nullopt;
+  }
+  std::string out;
+  out.reserve(ns.size() + 1 + path.size());
+  out += ns;
+  out += ':';
+  out += path;
+  return out;
+}
+
+bool is_java_whitespace(char32_t c) noexcept {
+  if ((c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20)) {
+    return true;
+  }
+  switch (c) {
+  case 0x1680:
+  case 0x2028:
+  case 0x2029:
+  case 0x205F:
+  case 0x3000:
+    return true;
+  default:
+    break;
+  }
+  return (c >= 0x2000 && c <= 0x2006) || (c >= 0x2008 && c <= 0x200A);
+}
+
+bool is_blank(std::string_view utf8) noexcept {
+  std::size_t i = 0;
+  while (i < utf8.size()) {
+    const auto d = decode_utf8(utf8, i);
+    if (!d.valid || !is_java_whitespace(d.code_point)) {
+      return false;
+    }
+    i += d.length;
+  }
+  return true;
+}
+
+} // namespace emote::core

@@ -1,0 +1,14 @@
+#pragma once
+// Lowering of the normalised tree to a program (molang.md §6): iterative, one pass per unit.
+
+#include "engine/molang/ast.hpp"
+#include "engine/molang/program.hpp"
+
+#include <memory>
+
+namespace emote::molang {
+
+std::shared_ptr<const program> lower(const ast& tree, program_kind kind,
+                                     const symbol_table& symbols);
+
+} // namespace emote::molang
