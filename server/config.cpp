@@ -1,6 +1,7 @@
 #include "server/config.hpp"
 
-#include "server/time_string.hpp"
+#include "engine/core/identifier.hpp"
+#include "engine/core/time_string.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -101,27 +102,19 @@ std::string_view java_trim(std::string_view s) {
   return s;
 }
 
-// formats.md §2.2.
 bool is_identifier(std::string_view s) {
-  const auto c = s.find(':');
-  if (c == std::string_view::npos || c == 0 || c + 1 == s.size()) {
-    return false;
+  return core::check_identifier(s) == core::identifier_error::none;
+}
+
+// formats.md §2.3 through engine/core; the error is the detail after "must be a valid Minecraft
+// time: ".
+core::result<std::int64_t, std::string> parse_time_string(std::string_view s,
+                                                          std::int32_t minimum) {
+  auto t = core::parse_time(s, minimum);
+  if (!t) {
+    return failure(std::string(core::time_error_detail(t.error())));
   }
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char ch = s[i];
-    const bool common =
-        (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
-    if (i < c) {
-      if (!common) {
-        return false;
-      }
-    } else if (i > c) {
-      if (!common && ch != '/') {
-        return false;
-      }
-    }
-  }
-  return true;
+  return static_cast<std::int64_t>(*t);
 }
 
 std::optional<std::string> check_pattern(const std::string& p) {

@@ -1,7 +1,6 @@
 #include "server/config.hpp"
 
 #include "server/listen_address.hpp"
-#include "server/time_string.hpp"
 
 #include <doctest/doctest.h>
 
@@ -87,27 +86,6 @@ TEST_CASE("listen addresses: tcp, bracketed IPv6 and unix sockets") {
   CHECK_FALSE(parse_listen_address("::1:80").ok());
   CHECK_FALSE(parse_listen_address("unix:").ok());
   CHECK_FALSE(parse_listen_address("unix:/" + std::string(200, 'a')).ok());
-}
-
-TEST_CASE("time strings follow formats.md 2.3") {
-  auto t = [](std::string_view s, std::int64_t m = 0) { return parse_time_string(s, m); };
-  CHECK(*t("3600t") == 3600);
-  CHECK(*t("3600") == 3600);
-  CHECK(*t("2.5s") == 50);
-  CHECK(*t("1d") == 24000);
-  CHECK(*t(".5s") == 10);
-  CHECK(*t("0.025s") == 1); // 0.5 rounds half up
-  CHECK(*t("99999999999d") == 2147483647);
-  CHECK(t("").error() == "expected float");
-  CHECK(t("s").error() == "expected float");
-  CHECK(t("-").error() == "invalid float");
-  CHECK(t("1-2").error() == "invalid float");
-  CHECK(t(".").error() == "invalid float");
-  CHECK(t("5m").error() == "invalid unit");
-  CHECK(t("5S").error() == "invalid unit");
-  CHECK(t("-1t").error() == "tick count too low");
-  CHECK(t("0t", 1).error() == "tick count too low");
-  CHECK(t("5t ").error() == "trailing input");
 }
 
 TEST_CASE("config defaults") {
