@@ -18,5 +18,6 @@ struct command_entry {
 
 int cmd_check(std::span<const std::string_view> args);
 int cmd_list(std::span<const std::string_view> args);
+int cmd_run(std::span<const std::string_view> args);
 
 } // namespace emote::server

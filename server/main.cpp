@@ -10,9 +10,11 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 2> commands{{
+constexpr std::array<command_entry, 3> commands{{
     {"check", cmd_check, "check PATH... [--json] [--strict]   validate emote files"},
     {"list", cmd_list, "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
+    {"run", cmd_run,
+     "run     SCENARIO... [--out FILE] [--emotes DIR]   in-process scripted run with expectations"},
 }};
 
 void print_help(std::FILE* out) {

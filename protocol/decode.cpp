@@ -1,0 +1,976 @@
+#include "protocol/decode.hpp"
+
+#include "protocol/json.hpp"
+#include "protocol/snbt.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace emote::protocol {
+namespace {
+
+using rapidjson::Value;
+using F = api::player_fields;
+
+/// Cells one world.blocks request may touch (protocol-format.md "world.blocks").
+constexpr std::uint64_t max_block_cells = std::uint64_t{1} << 24;
+
+std::string_view sv(const Value& v) {
+  return {v.GetString(), v.GetStringLength()};
+}
+
+std::string member_path(const std::string& base, std::string_view key) {
+  std::string p = base;
+  p.push_back('.');
+  p.append(key);
+  return p;
+}
+
+std::string index_path(const std::string& base, std::size_t i) {
+  return base + "[" + std::to_string(i) + "]";
+}
+
+// Collects the first validation error; every reader returns false once it has failed.
+struct checker {
+  std::optional<api::error> error;
+
+  bool fail(std::string path, std::string message) {
+    if (!error) {
+      error = api::error{api::error_code::bad_request, std::move(message), std::move(path), {}};
+    }
+    return false;
+  }
+
+  // The member `key` of `obj`, or nullptr when absent or null (null = absent).
+  static const Value* find(const Value& obj, std::string_view key) {
+    auto it = obj.FindMember(Value(rapidjson::StringRef(key.data(), key.size())));
+    if (it == obj.MemberEnd() || it->value.IsNull()) {
+      return nullptr;
+    }
+    return &it->value;
+  }
+  // The member including an explicit null.
+  static const Value* find_raw(const Value& obj, std::string_view key) {
+    auto it = obj.FindMember(Value(rapidjson::StringRef(key.data(), key.size())));
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+  }
+
+  bool string(const Value& v, const std::string& path, std::string& out, bool non_empty = false) {
+    if (!v.IsString()) {
+      return fail(path, "must be a string");
+    }
+    if (non_empty && v.GetStringLength() == 0) {
+      return fail(path, "must not be empty");
+    }
+    out.assign(v.GetString(), v.GetStringLength());
+    return true;
+  }
+
+  bool boolean(const Value& v, const std::string& path, bool& out) {
+    if (!v.IsBool()) {
+      return fail(path, "must be a boolean");
+    }
+    out = v.GetBool();
+    return true;
+  }
+
+  bool number(const Value& v, const std::string& path, double& out) {
+    if (!v.IsNumber()) {
+      return fail(path, "must be a number");
+    }
+    out = v.GetDouble();
+    if (!std::isfinite(out)) {
+      return fail(path, "must be finite");
+    }
+    return true;
+  }
+
+  bool f32(const Value& v, const std::string& path, float& out) {
+    double d = 0;
+    if (!number(v, path, d)) {
+      return false;
+    }
+    out = static_cast<float>(d);
+    if (!std::isfinite(out)) {
+      return fail(path, "is out of range for a 32-bit float");
+    }
+    return true;
+  }
+
+  bool integer(const Value& v, const std::string& path, std::int64_t lo, std::int64_t hi,
+               std::int64_t& out) {
+    if (!v.IsNumber()) {
+      return fail(path, "must be an integer");
+    }
+    auto i = as_int64(v);
+    if (!i) {
+      return fail(path, "must be an integer");
+    }
+    if (*i < lo || *i > hi) {
+      return fail(path, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    }
+    out = *i;
+    return true;
+  }
+
+  bool i32(const Value& v, const std::string& path, std::int32_t& out) {
+    std::int64_t i = 0;
+    if (!integer(v, path, std::numeric_limits<std::int32_t>::min(),
+                 std::numeric_limits<std::int32_t>::max(), i)) {
+      return false;
+    }
+    out = static_cast<std::int32_t>(i);
+    return true;
+  }
+
+  bool vec3(const Value& v, const std::string& path, api::dvec3& out) {
+    if (!v.IsArray()) {
+      return fail(path, "must be an array");
+    }
+    if (v.Size() != 3) {
+      return fail(path, "must contain 3 values");
+    }
+    double c[3];
+    for (rapidjson::SizeType i = 0; i < 3; ++i) {
+      if (!number(v[i], index_path(path, i), c[i])) {
+        return false;
+      }
+    }
+    out = {c[0], c[1], c[2]};
+    return true;
+  }
+
+  bool cell(const Value& v, const std::string& path, std::int32_t (&out)[3]) {
+    if (!v.IsArray()) {
+      return fail(path, "must be an array");
+    }
+    if (v.Size() != 3) {
+      return fail(path, "must contain 3 values");
+    }
+    for (rapidjson::SizeType i = 0; i < 3; ++i) {
+      if (!i32(v[i], index_path(path, i), out[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool location(const Value& v, const std::string& path, std::string& out) {
+    if (!v.IsString()) {
+      return fail(path, "must be a string");
+    }
+    auto id = snbt::resource_location(sv(v));
+    if (v.GetStringLength() == 0 || !id || id->back() == ':') {
+      return fail(path, "must be a resource location like minecraft:overworld");
+    }
+    out = std::move(*id);
+    return true;
+  }
+
+  template <class E>
+  bool enumeration(const Value& v, const std::string& path, std::string_view choices, E& out) {
+    if (!v.IsString()) {
+      return fail(path, "must be a string");
+    }
+    auto e = api::parse_enum<E>(sv(v));
+    if (!e) {
+      return fail(path, "must be one of: " + std::string(choices));
+    }
+    out = *e;
+    return true;
+  }
+
+  bool item(const Value& v, const std::string& path, api::item_stack& out) {
+    if (v.IsNull()) {
+      out = {};
+      return true;
+    }
+    if (!v.IsString()) {
+      return fail(path, "must be a string (an item id or SNBT compound) or null");
+    }
+    auto parsed = snbt::parse_item(sv(v));
+    if (!parsed) {
+      return fail(path, parsed.error());
+    }
+    out = std::move(*parsed);
+    return true;
+  }
+
+  template <class T, class Read>
+  bool map_of(const Value& v, const std::string& path, std::map<std::string, T>& out, Read read) {
+    if (!v.IsObject()) {
+      return fail(path, "must be an object");
+    }
+    out.clear();
+    for (const auto& m : v.GetObject()) {
+      T value{};
+      if (!(this->*read)(m.value, member_path(path, sv(m.name)), value)) {
+        return false;
+      }
+      out[std::string(sv(m.name))] = value;
+    }
+    return true;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Player state fields (protocol.md §5)
+
+struct bool_field {
+  std::string_view name;
+  std::optional<bool> F::*member;
+};
+struct float_field {
+  std::string_view name;
+  std::optional<float> F::*member;
+};
+struct int_field {
+  std::string_view name;
+  std::optional<std::int32_t> F::*member;
+};
+struct item_field {
+  std::string_view name;
+  std::optional<api::item_stack> F::*member;
+};
+
+constexpr std::array bool_fields{
+    bool_field{"alive", &F::alive},
+    bool_field{"on_ground", &F::on_ground},
+    bool_field{"eye_in_water", &F::eye_in_water},
+    bool_field{"sneaking", &F::sneaking},
+    bool_field{"swimming", &F::swimming},
+    bool_field{"crawling", &F::crawling},
+    bool_field{"gliding", &F::gliding},
+    bool_field{"sleeping", &F::sleeping},
+    bool_field{"sprinting", &F::sprinting},
+    bool_field{"using_item", &F::using_item},
+    bool_field{"on_fire", &F::on_fire},
+    bool_field{"in_water", &F::in_water},
+    bool_field{"invisible", &F::invisible},
+    bool_field{"use_eat", &F::use_eat},
+    bool_field{"blocking", &F::blocking},
+    bool_field{"jumping", &F::jumping},
+    bool_field{"in_lava", &F::in_lava},
+    bool_field{"in_water_or_rain", &F::in_water_or_rain},
+    bool_field{"levitating", &F::levitating},
+};
+constexpr std::array float_fields{
+    float_field{"yaw", &F::yaw},
+    float_field{"pitch", &F::pitch},
+    float_field{"body_yaw", &F::body_yaw},
+    float_field{"health", &F::health},
+    float_field{"max_health", &F::max_health},
+    float_field{"walk_position", &F::walk_position},
+    float_field{"distance_moved", &F::distance_moved},
+    float_field{"sleep_yaw", &F::sleep_yaw},
+};
+constexpr std::array int_fields{
+    int_field{"hurt_time", &F::hurt_time},
+    int_field{"death_time", &F::death_time},
+    int_field{"invulnerable_time", &F::invulnerable_time},
+    int_field{"xp_level", &F::xp_level},
+    int_field{"fire_ticks", &F::fire_ticks},
+    int_field{"use_duration", &F::use_duration},
+    int_field{"use_remaining", &F::use_remaining},
+};
+constexpr std::array item_fields{
+    item_field{"right_hand", &F::right_hand},
+    item_field{"left_hand", &F::left_hand},
+    item_field{"head", &F::head},
+    item_field{"chest", &F::chest},
+    item_field{"legs", &F::legs},
+    item_field{"feet", &F::feet},
+};
+
+bool read_player_fields(checker& c, const Value& msg, F& f) {
+  const std::string base = "$";
+  if (const Value* v = checker::find(msg, "dimension")) {
+    std::string d;
+    if (!c.location(*v, "$.dimension", d)) {
+      return false;
+    }
+    f.dimension = std::move(d);
+  }
+  if (const Value* v = checker::find(msg, "position")) {
+    api::dvec3 p;
+    if (!c.vec3(*v, "$.position", p)) {
+      return false;
+    }
+    f.position = p;
+  }
+  if (const Value* v = checker::find(msg, "velocity")) {
+    api::dvec3 p;
+    if (!c.vec3(*v, "$.velocity", p)) {
+      return false;
+    }
+    f.velocity = p;
+  }
+  for (const auto& b : bool_fields) {
+    if (const Value* v = checker::find(msg, b.name)) {
+      bool x = false;
+      if (!c.boolean(*v, member_path(base, b.name), x)) {
+        return false;
+      }
+      f.*b.member = x;
+    }
+  }
+  for (const auto& n : float_fields) {
+    if (const Value* v = checker::find(msg, n.name)) {
+      float x = 0;
+      if (!c.f32(*v, member_path(base, n.name), x)) {
+        return false;
+      }
+      f.*n.member = x;
+    }
+  }
+  for (const auto& n : int_fields) {
+    if (const Value* v = checker::find(msg, n.name)) {
+      std::int32_t x = 0;
+      if (!c.i32(*v, member_path(base, n.name), x)) {
+        return false;
+      }
+      f.*n.member = x;
+    }
+  }
+  for (const auto& n : item_fields) {
+    if (const Value* v = checker::find_raw(msg, n.name)) {
+      api::item_stack x;
+      if (!c.item(*v, member_path(base, n.name), x)) {
+        return false;
+      }
+      f.*n.member = std::move(x);
+    }
+  }
+  if (const Value* v = checker::find(msg, "game_mode")) {
+    api::game_mode m{};
+    if (!c.enumeration(*v, "$.game_mode", "survival, creative, adventure, spectator", m)) {
+      return false;
+    }
+    f.game_mode = m;
+  }
+  if (const Value* v = checker::find(msg, "main_arm")) {
+    api::physical_arm a{};
+    if (!c.enumeration(*v, "$.main_arm", "right, left", a)) {
+      return false;
+    }
+    f.main_arm = a;
+  }
+  if (const Value* v = checker::find_raw(msg, "vehicle")) {
+    if (v->IsNull()) {
+      f.vehicle = std::optional<std::string>{};
+    } else {
+      std::string s;
+      if (!c.string(*v, "$.vehicle", s, true)) {
+        return false;
+      }
+      f.vehicle = std::optional<std::string>{std::move(s)};
+    }
+  }
+  if (const Value* v = checker::find(msg, "permissions")) {
+    std::map<std::string, bool> m;
+    if (!c.map_of(*v, "$.permissions", m, &checker::boolean)) {
+      return false;
+    }
+    f.permissions = std::move(m);
+  }
+  if (const Value* v = checker::find(msg, "scores")) {
+    std::map<std::string, std::int32_t> m;
+    if (!c.map_of(*v, "$.scores", m, &checker::i32)) {
+      return false;
+    }
+    f.scores = std::move(m);
+  }
+  return true;
+}
+
+bool read_player(checker& c, const Value& msg, std::string& out) {
+  const Value* v = checker::find(msg, "player");
+  if (v == nullptr) {
+    return c.fail("$.player", "is required");
+  }
+  return c.string(*v, "$.player", out, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ops
+
+using body_result = std::optional<request_body>; // nullopt: see checker.error
+
+body_result op_hello(checker& c, const Value& m) {
+  hello_request h;
+  if (const Value* v = checker::find(m, "protocol")) {
+    std::int64_t p = 0;
+    if (!c.integer(*v, "$.protocol", std::numeric_limits<std::int64_t>::min(),
+                   std::numeric_limits<std::int64_t>::max(), p)) {
+      return std::nullopt;
+    }
+    if (p != 1) {
+      c.error = api::error{api::error_code::unsupported_protocol,
+                           "unsupported protocol version " + std::to_string(p) + "; supported: 1",
+                           "$.protocol",
+                           {}};
+      return std::nullopt;
+    }
+    h.protocol = p;
+  }
+  if (const Value* v = checker::find(m, "role")) {
+    if (!v->IsString()) {
+      c.fail("$.role", "must be a string");
+      return std::nullopt;
+    }
+    if (sv(*v) == "controller") {
+      h.role = client_role::controller;
+    } else if (sv(*v) == "observer") {
+      h.role = client_role::observer;
+    } else {
+      c.fail("$.role", "must be one of: controller, observer");
+      return std::nullopt;
+    }
+  }
+  if (const Value* v = checker::find(m, "token")) {
+    std::string t;
+    if (!c.string(*v, "$.token", t)) {
+      return std::nullopt;
+    }
+    h.token = std::move(t);
+  }
+  if (const Value* v = checker::find(m, "client")) {
+    if (!c.string(*v, "$.client", h.client)) {
+      return std::nullopt;
+    }
+  }
+  return request_body{std::move(h)};
+}
+
+body_result op_ping(checker&, const Value&) {
+  return request_body{ping_request{}};
+}
+
+body_result op_bye(checker& c, const Value& m) {
+  bye_request b;
+  if (const Value* v = checker::find(m, "reason")) {
+    if (!c.string(*v, "$.reason", b.reason)) {
+      return std::nullopt;
+    }
+  }
+  return request_body{std::move(b)};
+}
+
+body_result op_subscribe(checker& c, const Value& m) {
+  subscription s;
+  if (const Value* v = checker::find(m, "events")) {
+    if (!v->IsArray()) {
+      c.fail("$.events", "must be an array");
+      return std::nullopt;
+    }
+    s.filter.types = 0;
+    for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+      const std::string path = index_path("$.events", i);
+      if (!(*v)[i].IsString()) {
+        c.fail(path, "must be a string");
+        return std::nullopt;
+      }
+      const std::uint32_t mask = event_type_mask(sv((*v)[i]));
+      if (mask == 0) {
+        c.fail(path, "unknown event type or prefix: " + std::string(sv((*v)[i])));
+        return std::nullopt;
+      }
+      s.filter.types |= mask;
+    }
+  }
+  if (const Value* v = checker::find(m, "dimensions")) {
+    if (!v->IsArray()) {
+      c.fail("$.dimensions", "must be an array");
+      return std::nullopt;
+    }
+    for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+      std::string d;
+      if (!c.location((*v)[i], index_path("$.dimensions", i), d)) {
+        return std::nullopt;
+      }
+      s.filter.dimensions.push_back(std::move(d));
+    }
+    std::sort(s.filter.dimensions.begin(), s.filter.dimensions.end());
+    s.filter.dimensions.erase(std::unique(s.filter.dimensions.begin(), s.filter.dimensions.end()),
+                              s.filter.dimensions.end());
+    if (s.filter.dimensions.empty()) {
+      c.fail("$.dimensions", "must not be empty (omit it for every dimension)");
+      return std::nullopt;
+    }
+  }
+  const std::pair<std::string_view, bool*> flags[] = {
+      {"lossy", &s.lossy}, {"empty_frames", &s.empty_frames}, {"matrix", &s.filter.matrix}};
+  for (const auto& [name, out] : flags) {
+    if (const Value* v = checker::find(m, name)) {
+      if (!c.boolean(*v, member_path("$", name), *out)) {
+        return std::nullopt;
+      }
+    }
+  }
+  return request_body{subscribe_request{std::move(s)}};
+}
+
+body_result op_clock_step(checker& c, const Value& m) {
+  clock_step_request r;
+  if (const Value* v = checker::find(m, "ticks")) {
+    std::int64_t t = 0;
+    if (!c.integer(*v, "$.ticks", 1, 72000, t)) {
+      return std::nullopt;
+    }
+    r.ticks = static_cast<std::int32_t>(t);
+  }
+  return request_body{r};
+}
+
+bool optional_player(checker& c, const Value& m, std::optional<std::string>& out) {
+  if (const Value* v = checker::find(m, "player")) {
+    std::string p;
+    if (!c.string(*v, "$.player", p, true)) {
+      return false;
+    }
+    out = std::move(p);
+  }
+  return true;
+}
+
+bool required_emote(checker& c, const Value& m, std::string& out) {
+  const Value* v = checker::find(m, "emote");
+  if (v == nullptr) {
+    return c.fail("$.emote", "is required");
+  }
+  return c.string(*v, "$.emote", out, true);
+}
+
+body_result op_state_get(checker& c, const Value& m) {
+  state_get_request r;
+  if (!optional_player(c, m, r.player)) {
+    return std::nullopt;
+  }
+  return request_body{std::move(r)};
+}
+
+body_result op_emote_list(checker&, const Value&) {
+  return request_body{emote_list_request{}};
+}
+
+body_result op_emote_info(checker& c, const Value& m) {
+  emote_info_request r;
+  if (!required_emote(c, m, r.emote)) {
+    return std::nullopt;
+  }
+  return request_body{std::move(r)};
+}
+
+body_result op_emote_reload(checker&, const Value&) {
+  return request_body{emote_reload_request{}};
+}
+
+body_result op_emote_register(checker& c, const Value& m) {
+  const Value* v = checker::find(m, "document");
+  if (v == nullptr) {
+    c.fail("$.document", "is required");
+    return std::nullopt;
+  }
+  if (!v->IsObject()) {
+    c.fail("$.document", "must be an object");
+    return std::nullopt;
+  }
+  return request_body{emote_register_request{to_json(*v)}};
+}
+
+body_result op_emote_unregister(checker& c, const Value& m) {
+  api::emote_unregister r;
+  if (!required_emote(c, m, r.emote)) {
+    return std::nullopt;
+  }
+  return request_body{api::input{std::move(r)}};
+}
+
+body_result op_cooldown_clear(checker& c, const Value& m) {
+  api::cooldown_clear r;
+  if (!optional_player(c, m, r.player)) {
+    return std::nullopt;
+  }
+  return request_body{api::input{std::move(r)}};
+}
+
+body_result op_player_join(checker& c, const Value& m) {
+  api::player_join j;
+  if (!read_player(c, m, j.player)) {
+    return std::nullopt;
+  }
+  if (const Value* v = checker::find(m, "uuid")) {
+    std::string ignored;
+    if (!c.string(*v, "$.uuid", ignored)) {
+      return std::nullopt;
+    }
+  }
+  if (checker::find(m, "position") == nullptr) {
+    c.fail("$.position", "is required");
+    return std::nullopt;
+  }
+  if (!read_player_fields(c, m, j.fields)) {
+    return std::nullopt;
+  }
+  if (const Value* v = checker::find(m, "keep_on_disconnect")) {
+    if (!c.boolean(*v, "$.keep_on_disconnect", j.keep_on_disconnect)) {
+      return std::nullopt;
+    }
+  }
+  return request_body{api::input{std::move(j)}};
+}
+
+body_result op_player_update(checker& c, const Value& m) {
+  api::player_update u;
+  if (!read_player(c, m, u.player) || !read_player_fields(c, m, u.fields)) {
+    return std::nullopt;
+  }
+  return request_body{api::input{std::move(u)}};
+}
+
+body_result op_player_event(checker& c, const Value& m) {
+  api::player_event e;
+  if (!read_player(c, m, e.player)) {
+    return std::nullopt;
+  }
+  const Value* kind = checker::find(m, "event");
+  if (kind == nullptr) {
+    c.fail("$.event", "is required");
+    return std::nullopt;
+  }
+  if (!c.enumeration(*kind, "$.event", "jump, damage, attack, mount, respawn, death, game_mode",
+                     e.kind)) {
+    return std::nullopt;
+  }
+  switch (e.kind) {
+  case api::player_event_kind::damage: {
+    const Value* v = checker::find(m, "amount");
+    if (v == nullptr) {
+      c.fail("$.amount", "is required");
+      return std::nullopt;
+    }
+    if (!c.number(*v, "$.amount", e.amount)) {
+      return std::nullopt;
+    }
+    if (e.amount < 0) {
+      c.fail("$.amount", "must not be negative");
+      return std::nullopt;
+    }
+    if (const Value* l = checker::find(m, "lethal")) {
+      if (!c.boolean(*l, "$.lethal", e.lethal)) {
+        return std::nullopt;
+      }
+    }
+    break;
+  }
+  case api::player_event_kind::attack:
+    if (const Value* v = checker::find(m, "target")) {
+      std::string t;
+      if (!c.string(*v, "$.target", t, true)) {
+        return std::nullopt;
+      }
+      e.target = std::move(t);
+    }
+    break;
+  case api::player_event_kind::mount:
+    if (const Value* v = checker::find(m, "vehicle")) {
+      std::string t;
+      if (!c.string(*v, "$.vehicle", t, true)) {
+        return std::nullopt;
+      }
+      e.vehicle = std::move(t);
+    }
+    break;
+  case api::player_event_kind::game_mode: {
+    const Value* v = checker::find(m, "game_mode");
+    if (v == nullptr) {
+      c.fail("$.game_mode", "is required");
+      return std::nullopt;
+    }
+    api::game_mode g{};
+    if (!c.enumeration(*v, "$.game_mode", "survival, creative, adventure, spectator", g)) {
+      return std::nullopt;
+    }
+    e.mode = g;
+    break;
+  }
+  default:
+    break;
+  }
+  return request_body{api::input{std::move(e)}};
+}
+
+body_result op_player_leave(checker& c, const Value& m) {
+  api::player_leave l;
+  if (!read_player(c, m, l.player)) {
+    return std::nullopt;
+  }
+  return request_body{api::input{std::move(l)}};
+}
+
+body_result op_emote_play(checker& c, const Value& m) {
+  api::emote_play p;
+  if (!read_player(c, m, p.player) || !required_emote(c, m, p.emote)) {
+    return std::nullopt;
+  }
+  if (const Value* v = checker::find(m, "source")) {
+    if (!c.enumeration(*v, "$.source", "command, idle, api", p.source)) {
+      return std::nullopt;
+    }
+  }
+  if (const Value* v = checker::find(m, "bypass")) {
+    if (!c.boolean(*v, "$.bypass", p.bypass)) {
+      return std::nullopt;
+    }
+  }
+  if (const Value* v = checker::find(m, "placement")) {
+    if (!v->IsObject()) {
+      c.fail("$.placement", "must be an object");
+      return std::nullopt;
+    }
+    api::placement pl;
+    const Value* pos = checker::find(*v, "position");
+    if (pos == nullptr) {
+      c.fail("$.placement.position", "is required");
+      return std::nullopt;
+    }
+    if (!c.vec3(*pos, "$.placement.position", pl.position)) {
+      return std::nullopt;
+    }
+    if (const Value* yaw = checker::find(*v, "yaw")) {
+      if (!c.f32(*yaw, "$.placement.yaw", pl.yaw)) {
+        return std::nullopt;
+      }
+    }
+    p.placement = pl;
+  }
+  return request_body{api::input{std::move(p)}};
+}
+
+body_result op_emote_stop(checker& c, const Value& m) {
+  api::emote_stop s;
+  if (!read_player(c, m, s.player)) {
+    return std::nullopt;
+  }
+  return request_body{api::input{std::move(s)}};
+}
+
+body_result op_emote_stop_all(checker&, const Value&) {
+  return request_body{api::input{api::emote_stop_all{}}};
+}
+
+body_result op_world_blocks(checker& c, const Value& m) {
+  api::world_blocks w;
+  if (const Value* v = checker::find(m, "dimension")) {
+    if (!c.location(*v, "$.dimension", w.dimension)) {
+      return std::nullopt;
+    }
+  }
+  const Value* set = checker::find(m, "set");
+  if (set == nullptr) {
+    c.fail("$.set", "is required");
+    return std::nullopt;
+  }
+  if (!set->IsArray()) {
+    c.fail("$.set", "must be an array");
+    return std::nullopt;
+  }
+  std::uint64_t cells = 0;
+  for (rapidjson::SizeType i = 0; i < set->Size(); ++i) {
+    const Value& e = (*set)[i];
+    const std::string path = index_path("$.set", i);
+    if (!e.IsObject()) {
+      c.fail(path, "must be an object");
+      return std::nullopt;
+    }
+    api::block_edit edit;
+    const Value* at = checker::find(e, "at");
+    const Value* from = checker::find(e, "from");
+    const Value* to = checker::find(e, "to");
+    if (at != nullptr && (from != nullptr || to != nullptr)) {
+      c.fail(path, "must have either at, or from and to");
+      return std::nullopt;
+    }
+    if (at != nullptr) {
+      if (!c.cell(*at, path + ".at", edit.from)) {
+        return std::nullopt;
+      }
+      std::copy(std::begin(edit.from), std::end(edit.from), std::begin(edit.to));
+    } else {
+      if (from == nullptr) {
+        c.fail(path + ".from", "is required (or give at)");
+        return std::nullopt;
+      }
+      if (to == nullptr) {
+        c.fail(path + ".to", "is required");
+        return std::nullopt;
+      }
+      if (!c.cell(*from, path + ".from", edit.from) || !c.cell(*to, path + ".to", edit.to)) {
+        return std::nullopt;
+      }
+      for (int k = 0; k < 3; ++k) { // a box named by any two opposite corners
+        if (edit.from[k] > edit.to[k]) {
+          std::swap(edit.from[k], edit.to[k]);
+        }
+      }
+    }
+    std::uint64_t volume = 1;
+    for (int k = 0; k < 3; ++k) {
+      const auto edge =
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(edit.to[k]) - edit.from[k]) + 1;
+      volume = edge > max_block_cells ? max_block_cells + 1
+                                      : std::min(volume * edge, max_block_cells + 1);
+    }
+    cells += volume;
+    if (cells > max_block_cells) {
+      c.fail(path,
+             "too many cells in one request (at most " + std::to_string(max_block_cells) + ")");
+      return std::nullopt;
+    }
+    const Value* block = checker::find(e, "block");
+    if (block == nullptr) {
+      c.fail(path + ".block", "is required");
+      return std::nullopt;
+    }
+    if (!block->IsString()) {
+      c.fail(path + ".block", "must be a string");
+      return std::nullopt;
+    }
+    const std::string_view b = sv(*block);
+    if (b == "air") {
+      edit.kind = api::block_kind::passable;
+    } else if (auto k = api::parse_enum<api::block_kind>(b)) {
+      edit.kind = *k;
+    } else {
+      c.fail(path + ".block", "must be one of: solid, passable, water, air");
+      return std::nullopt;
+    }
+    w.edits.push_back(edit);
+  }
+  return request_body{api::input{std::move(w)}};
+}
+
+body_result op_world_clear(checker& c, const Value& m) {
+  api::world_clear w;
+  if (const Value* v = checker::find(m, "dimension")) {
+    std::string d;
+    if (!c.location(*v, "$.dimension", d)) {
+      return std::nullopt;
+    }
+    w.dimension = std::move(d);
+  }
+  return request_body{api::input{std::move(w)}};
+}
+
+struct op_entry {
+  std::string_view name;
+  body_result (*decode)(checker&, const Value&);
+  bool controller;
+};
+
+constexpr std::array ops{
+    op_entry{"hello", op_hello, false},
+    op_entry{"ping", op_ping, false},
+    op_entry{"bye", op_bye, false},
+    op_entry{"subscribe", op_subscribe, false},
+    op_entry{"state.get", op_state_get, false},
+    op_entry{"emote.list", op_emote_list, false},
+    op_entry{"emote.info", op_emote_info, false},
+    op_entry{"player.join", op_player_join, true},
+    op_entry{"player.update", op_player_update, true},
+    op_entry{"player.event", op_player_event, true},
+    op_entry{"player.leave", op_player_leave, true},
+    op_entry{"emote.play", op_emote_play, true},
+    op_entry{"emote.stop", op_emote_stop, true},
+    op_entry{"emote.stop_all", op_emote_stop_all, true},
+    op_entry{"emote.reload", op_emote_reload, true},
+    op_entry{"world.blocks", op_world_blocks, true},
+    op_entry{"world.clear", op_world_clear, true},
+    op_entry{"emote.register", op_emote_register, true},
+    op_entry{"emote.unregister", op_emote_unregister, true},
+    op_entry{"cooldown.clear", op_cooldown_clear, true},
+    op_entry{"clock.step", op_clock_step, true},
+};
+
+const op_entry* find_op(std::string_view name) {
+  for (const auto& o : ops) {
+    if (o.name == name) {
+      return &o;
+    }
+  }
+  return nullptr;
+}
+
+core::failure<decode_failure> failed(request_id id, api::error_code code, std::string message,
+                                     std::string path = {}) {
+  return core::failure{
+      decode_failure{std::move(id), api::error{code, std::move(message), std::move(path), {}}}};
+}
+
+} // namespace
+
+core::result<request, decode_failure> decode_request(std::string_view line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+    line.remove_suffix(1);
+  }
+  rapidjson::Document doc;
+  if (auto err = parse_json(line, doc)) {
+    return failed({}, api::error_code::bad_json, err->message);
+  }
+  if (!doc.IsObject()) {
+    return failed({}, api::error_code::bad_json, "a message must be a JSON object");
+  }
+
+  request r;
+  if (const Value* id = checker::find_raw(doc, "id")) {
+    if (auto i = as_int64(*id); i && !id->IsDouble()) {
+      r.id = *i;
+    } else if (id->IsString()) {
+      r.id = std::string(sv(*id));
+    } else if (!id->IsNull()) {
+      return failed({}, api::error_code::bad_request, "must be a string or an integer", "$.id");
+    }
+  }
+  const Value* op = checker::find(doc, "op");
+  if (op == nullptr) {
+    return failed(std::move(r.id), api::error_code::bad_request, "is required", "$.op");
+  }
+  if (!op->IsString()) {
+    return failed(std::move(r.id), api::error_code::bad_request, "must be a string", "$.op");
+  }
+  const op_entry* entry = find_op(sv(*op));
+  if (entry == nullptr) {
+    std::string shown(sv(*op).substr(0, 64));
+    return failed(std::move(r.id), api::error_code::unknown_op, "unknown op: " + shown);
+  }
+  r.op = entry->name;
+
+  checker c;
+  auto body = entry->decode(c, doc);
+  if (!body) {
+    api::error e = c.error ? std::move(*c.error)
+                           : api::error{api::error_code::internal, "decoder failed", {}, {}};
+    return core::failure{decode_failure{std::move(r.id), std::move(e)}};
+  }
+  r.body = std::move(*body);
+
+  doc.EraseMember("token"); // keeps the members' order
+  r.record = to_json(doc);
+  return r;
+}
+
+bool controller_only(const request& r) noexcept {
+  const op_entry* e = find_op(r.op);
+  return e != nullptr && e->controller;
+}
+
+api::error forbidden_error(std::string_view op) {
+  return api::error{api::error_code::forbidden,
+                    "observers may not send " + std::string(op) + " (a controller op)",
+                    {},
+                    {}};
+}
+
+} // namespace emote::protocol

@@ -1,0 +1,725 @@
+#include "protocol/encode.hpp"
+
+#include "protocol/json.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+
+namespace emote::protocol {
+namespace {
+
+using api::dvec3;
+
+template <std::size_t N>
+void floats(json_out& o, const std::array<float, N>& a) {
+  o.ch('[');
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i != 0) {
+      o.ch(',');
+    }
+    o.f32(a[i]);
+  }
+  o.ch(']');
+}
+
+void vec3(json_out& o, const dvec3& v) {
+  o.ch('[');
+  o.f64(v.x);
+  o.ch(',');
+  o.f64(v.y);
+  o.ch(',');
+  o.f64(v.z);
+  o.ch(']');
+}
+
+void transform(json_out& o, const api::transform_record& t, bool matrix) {
+  o.raw(R"({"translation":)");
+  floats(o, t.translation);
+  o.raw(R"(,"left_rotation":)");
+  floats(o, t.left_rotation);
+  o.raw(R"(,"scale":)");
+  floats(o, t.scale);
+  o.raw(R"(,"right_rotation":)");
+  floats(o, t.right_rotation);
+  if (matrix) {
+    o.raw(R"(,"matrix":)");
+    floats(o, t.matrix);
+  }
+  o.ch('}');
+}
+
+// Writes a text component: the engine hands over serialized JSON, embedded as a JSON value.
+// Anything that does not parse is written as a string so the line stays valid JSON.
+void text_component(json_out& o, const std::string& text_json) {
+  rapidjson::Document doc;
+  if (!text_json.empty() && !parse_json(text_json, doc)) {
+    o.value(doc);
+  } else {
+    o.str(text_json);
+  }
+}
+
+struct event_writer {
+  json_out& o;
+  bool matrix;
+
+  void session(api::session_id s) {
+    o.raw(R"(,"session":)");
+    o.i64(s);
+  }
+  void key_str(std::string_view key_colon, std::string_view v) {
+    o.raw(key_colon);
+    o.str(v);
+  }
+
+  void operator()(const api::ev_command& e) {
+    o.raw(R"({"type":"command")");
+    session(e.session);
+    key_str(R"(,"player":)", e.player);
+    o.raw(R"(,"source":{"type":)");
+    switch (e.source.type) {
+    case api::command_source::kind::player:
+      o.raw(R"("player")");
+      break;
+    case api::command_source::kind::server:
+      o.raw(R"("server")");
+      break;
+    case api::command_source::kind::node:
+      o.raw(R"("node")");
+      break;
+    }
+    if (e.source.handle) {
+      o.raw(R"(,"handle":)");
+      o.i64(*e.source.handle);
+    }
+    o.ch('}');
+    key_str(R"(,"dimension":)", e.dimension);
+    o.raw(R"(,"origin":)");
+    vec3(o, e.origin);
+    key_str(R"(,"command":)", e.command);
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_callback& e) {
+    o.raw(R"({"type":"callback")");
+    session(e.session);
+    key_str(R"(,"player":)", e.player);
+    key_str(R"(,"name":)", e.name);
+    key_str(R"(,"payload":)", e.payload);
+    key_str(R"(,"dimension":)", e.dimension);
+    o.raw(R"(,"origin":)");
+    vec3(o, e.origin);
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_segment_started& e) {
+    o.raw(R"({"type":"segment.started")");
+    session(e.session);
+    o.raw(R"(,"step":)");
+    o.i64(e.step);
+    o.raw(R"(,"repeat":)");
+    o.i64(e.repeat);
+    key_str(R"(,"animation":)", e.animation);
+    key_str(R"(,"branch":)", api::name(e.branch));
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_display_spawn& e) {
+    o.raw(R"({"type":"display.spawn")");
+    session(e.session);
+    o.raw(R"(,"handle":)");
+    o.i64(e.handle);
+    key_str(R"(,"node":)", e.node);
+    key_str(R"(,"space":)", api::name(e.space));
+    key_str(R"(,"kind":)", api::name(e.kind));
+    switch (e.kind) {
+    case api::display_kind::item:
+      key_str(R"(,"item":)", e.item);
+      key_str(R"(,"item_display":)", e.item_display);
+      break;
+    case api::display_kind::block:
+      key_str(R"(,"block":)", e.block);
+      break;
+    case api::display_kind::text:
+      o.raw(R"(,"text":)");
+      text_component(o, e.text_json);
+      break;
+    }
+    if (e.entity_nbt) {
+      key_str(R"(,"entity_nbt":)", *e.entity_nbt);
+    }
+    if (e.nbt) {
+      key_str(R"(,"nbt":)", *e.nbt);
+    }
+    key_str(R"(,"dimension":)", e.dimension);
+    o.raw(R"(,"position":)");
+    vec3(o, e.position);
+    o.raw(R"(,"yaw":)");
+    o.f32(e.yaw);
+    o.raw(R"(,"teleport_duration":)");
+    o.i64(e.teleport_duration);
+    o.raw(R"(,"transform":)");
+    transform(o, e.transform, matrix);
+    o.raw(R"(,"visible":)");
+    o.boolean(e.visible);
+    if (e.skin) {
+      key_str(R"(,"skin":{"participant":)", e.skin->participant);
+      key_str(R"(,"part":)", e.skin->part);
+      o.raw(R"(,"order":)");
+      o.i64(e.skin->order);
+      o.raw(R"(,"rows":[)");
+      o.i64(e.skin->rows[0]);
+      o.ch(',');
+      o.i64(e.skin->rows[1]);
+      o.raw("]}");
+    }
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_display_move& e) {
+    o.raw(R"({"type":"display.move")");
+    session(e.session);
+    key_str(R"(,"space":)", api::name(e.space));
+    o.raw(R"(,"position":)");
+    vec3(o, e.position);
+    o.raw(R"(,"teleport_duration":)");
+    o.i64(e.teleport_duration);
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_display_view& e) {
+    o.raw(R"({"type":"display.view")");
+    session(e.session);
+    o.raw(R"(,"yaw":)");
+    o.f32(e.yaw);
+    o.raw(R"(,"teleport_duration":)");
+    o.i64(e.teleport_duration);
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_display_update& e) {
+    o.raw(R"({"type":"display.update","handle":)");
+    o.i64(e.handle);
+    if (e.transform) {
+      o.raw(R"(,"transform":)");
+      transform(o, *e.transform, matrix);
+      o.raw(R"(,"interpolation_duration":)");
+      o.i64(e.interpolation_duration);
+      o.raw(R"(,"start_interpolation":0)");
+    }
+    if (e.visible) {
+      o.raw(R"(,"visible":)");
+      o.boolean(*e.visible);
+    }
+    if (e.nbt) {
+      key_str(R"(,"nbt":)", *e.nbt);
+    }
+    if (e.item) {
+      key_str(R"(,"item":)", *e.item);
+    }
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_display_remove& e) {
+    o.raw(R"({"type":"display.remove")");
+    session(e.session);
+    o.raw(R"(,"handles":[)");
+    for (std::size_t i = 0; i < e.handles.size(); ++i) {
+      if (i != 0) {
+        o.ch(',');
+      }
+      o.i64(e.handles[i]);
+    }
+    o.raw("]}");
+  }
+
+  void operator()(const api::ev_playback_started& e) {
+    o.raw(R"({"type":"playback.started")");
+    session(e.session);
+    key_str(R"(,"player":)", e.player);
+    key_str(R"(,"emote":)", e.emote);
+    key_str(R"(,"role":)", api::name(e.role));
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_playback_stopped& e) {
+    o.raw(R"({"type":"playback.stopped")");
+    session(e.session);
+    key_str(R"(,"player":)", e.player);
+    key_str(R"(,"emote":)", e.emote);
+    key_str(R"(,"reason":)", api::name(e.reason));
+    o.ch('}');
+  }
+
+  void partner(std::string_view type, api::session_id s, const std::string& initiator,
+               const std::string* partner) {
+    o.raw(R"({"type":)");
+    o.str(type);
+    session(s);
+    key_str(R"(,"initiator":)", initiator);
+    if (partner != nullptr) {
+      key_str(R"(,"partner":)", *partner);
+    }
+  }
+
+  void operator()(const api::ev_partner_reserved& e) {
+    partner("partner.reserved", e.session, e.initiator, &e.partner);
+    o.ch('}');
+  }
+  void operator()(const api::ev_partner_released& e) {
+    partner("partner.released", e.session, e.initiator, &e.partner);
+    key_str(R"(,"why":)", api::name(e.why));
+    o.ch('}');
+  }
+  void operator()(const api::ev_partner_matched& e) {
+    partner("partner.matched", e.session, e.initiator, &e.partner);
+    o.ch('}');
+  }
+  void operator()(const api::ev_partner_timeout& e) {
+    partner("partner.timeout", e.session, e.initiator, nullptr);
+    o.ch('}');
+  }
+
+  void operator()(const api::ev_player_visibility& e) {
+    o.raw(R"({"type":"player.visibility")");
+    key_str(R"(,"player":)", e.player);
+    o.raw(R"(,"hidden":)");
+    o.boolean(e.hidden);
+    o.raw(e.blank_equipment ? R"(,"equipment":"blank"})" : R"(,"equipment":"real"})");
+  }
+};
+
+constexpr std::array<std::string_view, event_type_count> type_names = [] {
+  std::array<std::string_view, event_type_count> n{};
+  n[0] = "command";
+  n[1] = "callback";
+  n[2] = "segment.started";
+  n[3] = "display.spawn";
+  n[4] = "display.move";
+  n[5] = "display.view";
+  n[6] = "display.update";
+  n[7] = "display.remove";
+  n[8] = "playback.started";
+  n[9] = "playback.stopped";
+  n[10] = "partner.reserved";
+  n[11] = "partner.released";
+  n[12] = "partner.matched";
+  n[13] = "partner.timeout";
+  n[14] = "player.visibility";
+  return n;
+}();
+static_assert(event_type_count == 15, "type_names lists every alternative of api::event");
+
+void frame_head(json_out& o, api::tick_number tick) {
+  o.raw(R"({"op":"frame","tick":)");
+  o.i64(tick);
+  o.raw(R"(,"events":[)");
+}
+
+void write_id(json_out& o, const request_id& id) {
+  if (const auto* i = std::get_if<std::int64_t>(&id)) {
+    o.raw(R"(,"id":)");
+    o.i64(*i);
+  } else if (const auto* s = std::get_if<std::string>(&id)) {
+    o.raw(R"(,"id":)");
+    o.str(*s);
+  }
+}
+
+// Handles above this are not tracked (they cannot occur with any sane display limit); their
+// updates then pass every dimension filter.
+constexpr api::handle_id max_tracked_handle = 1 << 22;
+
+constexpr std::size_t max_pooled_buffers = 16;
+
+} // namespace
+
+std::string_view event_type_name(std::size_t index) noexcept {
+  return index < type_names.size() ? type_names[index] : std::string_view{};
+}
+
+std::uint32_t event_type_mask(std::string_view selector) noexcept {
+  std::uint32_t mask = 0;
+  const bool prefix = !selector.empty() && selector.back() == '.';
+  for (std::size_t i = 0; i < type_names.size(); ++i) {
+    if (prefix ? type_names[i].starts_with(selector) : type_names[i] == selector) {
+      mask |= 1U << i;
+    }
+  }
+  return mask;
+}
+
+std::string with_dropped(std::string_view frame_line, std::uint64_t dropped) {
+  std::string s;
+  std::size_t close = frame_line.rfind('}');
+  if (close == std::string_view::npos) {
+    return std::string(frame_line);
+  }
+  s.reserve(frame_line.size() + 24);
+  s.append(frame_line.substr(0, close));
+  json_out o(s);
+  o.raw(R"(,"dropped":)");
+  o.u64(dropped);
+  s.append(frame_line.substr(close));
+  return s;
+}
+
+void encode_event(std::string& out, const api::event& e, bool matrix) {
+  json_out o(out);
+  std::visit(event_writer{o, matrix}, e);
+}
+
+void encode_frame(std::string& out, const api::frame& f, bool matrix) {
+  json_out o(out);
+  frame_head(o, f.tick);
+  event_writer w{o, matrix};
+  for (std::size_t i = 0; i < f.events.size(); ++i) {
+    if (i != 0) {
+      o.ch(',');
+    }
+    std::visit(w, f.events[i]);
+  }
+  o.raw("]}\n");
+}
+
+void frame_encoder::begin(const api::frame& f) {
+  for (api::session_id s : ended_sessions_) {
+    session_dimension_.erase(s);
+  }
+  for (api::handle_id h : removed_handles_) {
+    if (h > 0 && static_cast<std::size_t>(h) < handle_session_.size()) {
+      handle_session_[static_cast<std::size_t>(h)] = 0;
+    }
+  }
+  ended_sessions_.clear();
+  removed_handles_.clear();
+  cache_.clear();
+  frame_ = &f;
+  event_dimension_.assign(f.events.size(), std::string_view{});
+
+  auto session_dim = [&](api::session_id s) -> std::string_view {
+    auto it = session_dimension_.find(s);
+    return it == session_dimension_.end() ? std::string_view{} : std::string_view(it->second);
+  };
+  for (std::size_t i = 0; i < f.events.size(); ++i) {
+    const api::event& e = f.events[i];
+    std::string_view& dim = event_dimension_[i];
+    if (const auto* c = std::get_if<api::ev_command>(&e)) {
+      dim = c->dimension;
+      session_dimension_.try_emplace(c->session, c->dimension);
+    } else if (const auto* cb = std::get_if<api::ev_callback>(&e)) {
+      dim = cb->dimension;
+      session_dimension_.try_emplace(cb->session, cb->dimension);
+    } else if (const auto* sp = std::get_if<api::ev_display_spawn>(&e)) {
+      dim = sp->dimension;
+      session_dimension_.try_emplace(sp->session, sp->dimension);
+      if (sp->handle > 0 && sp->handle < max_tracked_handle) {
+        const auto h = static_cast<std::size_t>(sp->handle);
+        if (handle_session_.size() <= h) {
+          handle_session_.resize(h + 1, 0);
+        }
+        handle_session_[h] = sp->session;
+      }
+    } else if (const auto* u = std::get_if<api::ev_display_update>(&e)) {
+      if (u->handle > 0 && static_cast<std::size_t>(u->handle) < handle_session_.size()) {
+        const api::session_id s = handle_session_[static_cast<std::size_t>(u->handle)];
+        if (s != 0) {
+          dim = session_dim(s);
+        }
+      }
+    } else if (const auto* m = std::get_if<api::ev_display_move>(&e)) {
+      dim = session_dim(m->session);
+    } else if (const auto* v = std::get_if<api::ev_display_view>(&e)) {
+      dim = session_dim(v->session);
+    } else if (const auto* r = std::get_if<api::ev_display_remove>(&e)) {
+      dim = session_dim(r->session);
+      removed_handles_.insert(removed_handles_.end(), r->handles.begin(), r->handles.end());
+      ended_sessions_.push_back(r->session);
+    } else if (const auto* st = std::get_if<api::ev_playback_stopped>(&e)) {
+      ended_sessions_.push_back(st->session);
+    }
+  }
+}
+
+std::shared_ptr<encoded_frame> frame_encoder::take_buffer() {
+  for (auto& b : pool_) {
+    if (b.use_count() == 1) {
+      // Pairs with the release of the last other owner's reference count decrement.
+      std::atomic_thread_fence(std::memory_order_acquire);
+      b->line.clear();
+      b->event_count = 0;
+      return b;
+    }
+  }
+  auto b = std::make_shared<encoded_frame>();
+  if (pool_.size() < max_pooled_buffers) {
+    pool_.push_back(b);
+  }
+  return b;
+}
+
+void frame_encoder::write(std::string& out, const frame_filter& filter, std::size_t& count) const {
+  json_out o(out);
+  frame_head(o, frame_->tick);
+  event_writer w{o, filter.matrix};
+  count = 0;
+  const auto& events = frame_->events;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if ((filter.types & (1U << events[i].index())) == 0) {
+      continue;
+    }
+    const std::string_view dim = event_dimension_[i];
+    if (!filter.dimensions.empty() && !dim.empty() &&
+        !std::binary_search(filter.dimensions.begin(), filter.dimensions.end(), dim)) {
+      continue;
+    }
+    if (count != 0) {
+      o.ch(',');
+    }
+    std::visit(w, events[i]);
+    ++count;
+  }
+  o.raw("]}\n");
+}
+
+std::shared_ptr<const encoded_frame> frame_encoder::encode(const frame_filter& filter) {
+  for (const auto& [f, bytes] : cache_) {
+    if (f == filter) {
+      return bytes;
+    }
+  }
+  auto b = take_buffer();
+  if (frame_ != nullptr) {
+    write(b->line, filter, b->event_count);
+  }
+  cache_.emplace_back(filter, b);
+  return b;
+}
+
+void encode_ok(std::string& out, const request_id& id, api::tick_number tick,
+               std::string_view members) {
+  json_out o(out);
+  o.raw(R"({"op":"reply")");
+  write_id(o, id);
+  o.raw(R"(,"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"ok":true)");
+  o.raw(members);
+  o.raw("}\n");
+}
+
+void encode_error(std::string& out, const request_id& id, api::tick_number tick,
+                  const api::error& err) {
+  json_out o(out);
+  o.raw(R"({"op":"reply")");
+  write_id(o, id);
+  o.raw(R"(,"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"ok":false,"error":{"code":)");
+  o.str(api::name(err.code));
+  o.raw(R"(,"message":)");
+  o.str(err.message);
+  if (!err.path.empty()) {
+    o.raw(R"(,"path":)");
+    o.str(err.path);
+  }
+  if (err.remaining_ticks) {
+    o.raw(R"(,"remaining_ticks":)");
+    o.i64(*err.remaining_ticks);
+  }
+  if (err.code == api::error_code::unsupported_protocol) {
+    o.raw(R"(,"supported":[1])");
+  }
+  o.raw("}}\n");
+}
+
+void encode_reply(std::string& out, const request_id& id, const api::reply& r) {
+  if (r.err) {
+    encode_error(out, id, r.tick, *r.err);
+    return;
+  }
+  std::string members;
+  json_out o(members);
+  if (const auto* p = std::get_if<api::play_ok>(&r.payload)) {
+    o.raw(R"(,"session":)");
+    o.i64(p->session);
+    o.raw(R"(,"emote":)");
+    o.str(p->emote);
+    o.raw(R"(,"role":)");
+    o.str(api::name(p->role));
+  } else if (const auto* s = std::get_if<api::stop_ok>(&r.payload)) {
+    o.raw(R"(,"session":)");
+    o.i64(s->session);
+  } else if (const auto* c = std::get_if<api::count_ok>(&r.payload)) {
+    o.ch(',');
+    o.str(c->key);
+    o.ch(':');
+    o.i64(c->n);
+  }
+  encode_ok(out, id, r.tick, members);
+}
+
+void encode_welcome(std::string& out, const welcome_info& w) {
+  json_out o(out);
+  o.raw(R"({"op":"welcome","protocol":1,"server":)");
+  std::string server = "emote-sim/";
+  server.append(w.server_version);
+  o.str(server);
+  o.raw(R"(,"tick":)");
+  o.i64(w.tick);
+  o.raw(R"(,"tps":)");
+  o.i64(w.tps);
+  o.raw(w.manual_clock ? R"(,"clock":"manual")" : R"(,"clock":"realtime")");
+  o.raw(w.observer ? R"(,"role":"observer")" : R"(,"role":"controller")");
+  o.raw(R"(,"emotes":)");
+  o.i64(w.emotes);
+  o.raw("}\n");
+}
+
+void encode_bye(std::string& out, std::string_view reason) {
+  json_out o(out);
+  o.raw(R"({"op":"bye")");
+  if (!reason.empty()) {
+    o.raw(R"(,"reason":)");
+    o.str(reason);
+  }
+  o.raw("}\n");
+}
+
+void encode_state_members(std::string& out, const sim::state_snapshot& s) {
+  json_out o(out);
+  o.raw(R"(,"players":[)");
+  for (std::size_t i = 0; i < s.players.size(); ++i) {
+    const auto& p = s.players[i];
+    o.raw(i == 0 ? R"({"player":)" : R"(,{"player":)");
+    o.str(p.player);
+    o.raw(R"(,"session":)");
+    if (p.session) {
+      o.i64(*p.session);
+    } else {
+      o.null();
+    }
+    o.raw(R"(,"role":)");
+    if (p.role) {
+      o.str(api::name(*p.role));
+    } else {
+      o.null();
+    }
+    o.raw(R"(,"reserved":)");
+    o.boolean(p.reserved);
+    o.ch('}');
+  }
+  o.raw(R"(],"sessions":[)");
+  for (std::size_t i = 0; i < s.sessions.size(); ++i) {
+    const auto& e = s.sessions[i];
+    o.raw(i == 0 ? R"({"session":)" : R"(,{"session":)");
+    o.i64(e.session);
+    o.raw(R"(,"emote":)");
+    o.str(e.emote);
+    o.raw(R"(,"state":)");
+    o.str(e.state);
+    o.raw(R"(,"tick":)");
+    o.i64(e.tick);
+    o.raw(R"(,"initiator":)");
+    o.str(e.initiator);
+    o.raw(R"(,"partner":)");
+    if (e.partner) {
+      o.str(*e.partner);
+    } else {
+      o.null();
+    }
+    o.ch('}');
+  }
+  o.raw(R"(],"cooldowns":[)");
+  for (std::size_t i = 0; i < s.cooldowns.size(); ++i) {
+    const auto& c = s.cooldowns[i];
+    o.raw(i == 0 ? R"({"player":)" : R"(,{"player":)");
+    o.str(c.player);
+    o.raw(R"(,"emote":)");
+    o.str(c.emote);
+    o.raw(R"(,"state":)");
+    o.str(c.state);
+    o.raw(R"(,"remaining_ticks":)");
+    o.i64(c.remaining_ticks);
+    o.ch('}');
+  }
+  o.ch(']');
+}
+
+namespace {
+void summary_fields(json_out& o, const emote_summary& e) {
+  o.raw(R"("id":)");
+  o.str(e.id);
+  o.raw(R"(,"type":)");
+  o.str(e.type);
+  o.raw(R"(,"name":)");
+  o.str(e.name);
+  o.raw(R"(,"description":)");
+  o.str(e.description);
+  o.raw(R"(,"standalone":)");
+  o.boolean(e.standalone);
+  o.raw(R"(,"duration_ticks":)");
+  o.i64(e.duration_ticks);
+  o.raw(R"(,"fixed_duration":)");
+  o.boolean(e.fixed_duration);
+  o.raw(R"(,"cooldown_ticks":)");
+  o.i64(e.cooldown_ticks);
+  o.raw(R"(,"two_player":)");
+  o.boolean(e.two_player);
+}
+} // namespace
+
+void encode_emote_list_members(std::string& out, const std::vector<emote_summary>& list) {
+  json_out o(out);
+  o.raw(R"(,"emotes":[)");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    o.raw(i == 0 ? "{" : ",{");
+    summary_fields(o, list[i]);
+    o.ch('}');
+  }
+  o.ch(']');
+}
+
+void encode_emote_info_members(std::string& out, const emote_details& d) {
+  json_out o(out);
+  o.ch(',');
+  summary_fields(o, d.summary);
+  o.raw(R"(,"nodes":)");
+  o.raw(d.nodes_json.empty() ? std::string_view("[]") : std::string_view(d.nodes_json));
+  o.raw(R"(,"metadata":)");
+  o.raw(d.metadata_json.empty() ? std::string_view("{}") : std::string_view(d.metadata_json));
+  if (!d.steps_json.empty()) {
+    o.raw(R"(,"steps":)");
+    o.raw(d.steps_json);
+  }
+}
+
+void encode_reload_members(std::string& out, std::int64_t loaded,
+                           const core::diagnostics& skipped) {
+  json_out o(out);
+  o.raw(R"(,"loaded":)");
+  o.i64(loaded);
+  o.raw(R"(,"skipped":[)");
+  bool first = true;
+  for (const auto& d : skipped) {
+    if (d.severity != core::severity::error) {
+      continue;
+    }
+    o.raw(first ? R"({"file":)" : R"(,{"file":)");
+    first = false;
+    o.str(d.file);
+    o.raw(R"(,"path":)");
+    o.str(d.path);
+    o.raw(R"(,"line":)");
+    o.i64(d.line);
+    o.raw(R"(,"column":)");
+    o.i64(d.column);
+    o.raw(R"(,"message":)");
+    o.str(d.message);
+    o.ch('}');
+  }
+  o.ch(']');
+}
+
+} // namespace emote::protocol

@@ -1,0 +1,166 @@
+#pragma once
+// Encoding of everything the server writes (protocol.md §2, §3, §6): events with their exact field
+// names and order, frames, replies, the welcome and bye lines, and the results of the query ops.
+//
+// Frames are encoded once per distinct filter: `frame_encoder` walks a frame, remembers which
+// dimension each event belongs to, and hands out shared, immutable lines; subscribers whose filters
+// are equal get the same bytes. All writers append to caller-owned buffers.
+
+#include "engine/api/event.hpp"
+#include "engine/api/types.hpp"
+#include "engine/core/diagnostic.hpp"
+#include "engine/sim/engine.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace emote::protocol {
+
+// ---------------------------------------------------------------------------------------------
+// Events and frames
+
+/// Number of event types; bit i of a type mask stands for alternative i of api::event.
+inline constexpr std::size_t event_type_count = std::variant_size_v<api::event>;
+inline constexpr std::uint32_t all_event_types = (1U << event_type_count) - 1;
+
+/// The wire type name of alternative `index` of api::event.
+std::string_view event_type_name(std::size_t index) noexcept;
+/// The mask of the types a `subscribe.events` entry selects: an exact type name, or a prefix
+/// ending in '.' (`display.`). 0 when it selects nothing.
+std::uint32_t event_type_mask(std::string_view selector) noexcept;
+
+/// What a subscriber receives, reduced to what changes the bytes. Two equal filters share bytes.
+struct frame_filter {
+  std::uint32_t types = all_event_types;
+  /// Sorted, unique; empty = every dimension. Applies to events that place something in a
+  /// dimension (display.*, command, callback); lifecycle records always pass.
+  std::vector<std::string> dimensions;
+  bool matrix = false;
+  friend bool operator==(const frame_filter&, const frame_filter&) = default;
+};
+
+/// The unfiltered frame with matrices: scenario output, recordings and their digests.
+inline frame_filter full_filter() {
+  frame_filter f;
+  f.matrix = true;
+  return f;
+}
+
+/// One encoded frame line, `{"op":"frame","tick":N,"events":[...]}\n`.
+struct encoded_frame {
+  std::string line;
+  std::size_t event_count = 0; ///< events that passed the filter (0: only for empty_frames)
+};
+
+/// The same line with `,"dropped":N` before its closing brace (lossy subscribers).
+std::string with_dropped(std::string_view frame_line, std::uint64_t dropped);
+
+/// Append one event object (no separator); `matrix` adds each transform's 16 floats.
+void encode_event(std::string& out, const api::event& e, bool matrix);
+
+/// Append a frame line with every event (no filter, no sharing): for tests and tools.
+void encode_frame(std::string& out, const api::frame& f, bool matrix);
+
+/// Encodes each frame once per distinct filter. Feed it every frame in tick order (it tracks
+/// which session and dimension each display handle belongs to, so display.update and friends can
+/// be filtered by dimension). Not thread-safe; the returned lines are immutable and may be shared
+/// with other threads.
+class frame_encoder {
+public:
+  /// Start a new frame. `f` must stay valid until the next begin().
+  void begin(const api::frame& f);
+  /// The frame's line for `filter`, encoded at most once per frame and filter.
+  std::shared_ptr<const encoded_frame> encode(const frame_filter& filter);
+
+  /// How many distinct variants the current frame has been encoded into.
+  [[nodiscard]] std::size_t variant_count() const noexcept { return cache_.size(); }
+
+private:
+  void write(std::string& out, const frame_filter& filter, std::size_t& count) const;
+  std::shared_ptr<encoded_frame> take_buffer();
+
+  const api::frame* frame_ = nullptr;
+  // Per event of the current frame: its dimension, or empty when it has none.
+  std::vector<std::string_view> event_dimension_;
+  std::map<api::session_id, std::string> session_dimension_;
+  std::vector<api::session_id> handle_session_; // index = handle; 0 = free
+  std::vector<api::session_id> ended_sessions_; // forgotten at the next begin()
+  std::vector<api::handle_id> removed_handles_;
+  std::vector<std::pair<frame_filter, std::shared_ptr<encoded_frame>>> cache_;
+  std::vector<std::shared_ptr<encoded_frame>> pool_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Replies and connection lines
+
+/// A request id as the client sent it: absent, an integer or a string.
+using request_id = std::variant<std::monostate, std::int64_t, std::string>;
+
+/// Whether a reply line is written: always with an id, otherwise only for failures.
+[[nodiscard]] inline bool needs_reply(const request_id& id, bool ok) noexcept {
+  return !ok || !std::holds_alternative<std::monostate>(id);
+}
+
+/// `{"op":"reply","id":ID,"tick":N,"ok":true<members>}\n`; `members` is empty or starts with ','.
+void encode_ok(std::string& out, const request_id& id, api::tick_number tick,
+               std::string_view members = {});
+/// `{"op":"reply",["id":ID,]"tick":N,"ok":false,"error":{"code","message"[,"path"]
+/// [,"remaining_ticks"][,"supported":[1]]}}\n`.
+void encode_error(std::string& out, const request_id& id, api::tick_number tick,
+                  const api::error& err);
+/// An engine reply (play, stop, counts, empty).
+void encode_reply(std::string& out, const request_id& id, const api::reply& r);
+
+struct welcome_info {
+  std::string_view server_version; ///< without the "emote-sim/" prefix
+  api::tick_number tick = 0;
+  std::int32_t tps = 20;
+  bool manual_clock = false;
+  bool observer = false;
+  std::int64_t emotes = 0;
+};
+/// `{"op":"welcome","protocol":1,"server":"emote-sim/V","tick":N,"tps":20,"clock":C,"role":R,"emotes":K}\n`
+void encode_welcome(std::string& out, const welcome_info& w);
+/// `{"op":"bye"[,"reason":R]}\n`
+void encode_bye(std::string& out, std::string_view reason = {});
+
+// ---------------------------------------------------------------------------------------------
+// Results of the query ops, as reply members (each starts with ',')
+
+/// `,"players":[...],"sessions":[...],"cooldowns":[...]`
+void encode_state_members(std::string& out, const sim::state_snapshot& s);
+
+/// One `emote.list` entry (protocol.md §4).
+struct emote_summary {
+  std::string id;
+  std::string type; ///< "animation" | "sequence"
+  std::string name;
+  std::string description;
+  bool standalone = true;
+  std::int64_t duration_ticks = 0;
+  bool fixed_duration = true;
+  std::int64_t cooldown_ticks = 0;
+  bool two_player = false;
+};
+/// `emote.info`: the list entry plus raw JSON values (already valid JSON text).
+struct emote_details {
+  emote_summary summary;
+  std::string nodes_json = "[]";    ///< the node list
+  std::string metadata_json = "{}"; ///< metadata object, all keys
+  std::string steps_json;           ///< sequences only: their steps; empty for animations
+};
+/// `,"emotes":[{...},...]`
+void encode_emote_list_members(std::string& out, const std::vector<emote_summary>& list);
+/// `,"id":...,"type":...,...,"nodes":...,"metadata":...[,"steps":...]`
+void encode_emote_info_members(std::string& out, const emote_details& d);
+/// `,"loaded":N,"skipped":[{"file","path","line","column","message"},...]` (errors only)
+void encode_reload_members(std::string& out, std::int64_t loaded, const core::diagnostics& skipped);
+
+} // namespace emote::protocol

@@ -1,0 +1,371 @@
+#include "protocol/recording.hpp"
+
+#include "protocol/json.hpp"
+#include "protocol/scenario.hpp"
+#include "protocol/sha256.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace emote::protocol {
+namespace {
+
+using rapidjson::Value;
+
+std::string_view sv(const Value& v) {
+  return {v.GetString(), v.GetStringLength()};
+}
+
+void tick_conn(json_out& o, std::int64_t tick, std::int64_t conn) {
+  o.raw(R"({"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"conn":)");
+  o.i64(conn);
+}
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return s;
+}
+
+bool ends_with_json(const std::string& name) {
+  return name.size() >= 5 && lower_ascii(name.substr(name.size() - 5)) == ".json";
+}
+
+core::failure<std::string> line_error(std::size_t line, const std::string& what) {
+  return core::failure{"line " + std::to_string(line) + ": " + what};
+}
+
+} // namespace
+
+void append_header(std::string& out, const recording_header& h) {
+  json_out o(out);
+  o.raw(R"({"emote_sim_recording":1,"server":)");
+  o.str(h.server);
+  o.raw(R"(,"protocol":)");
+  o.i64(h.protocol);
+  o.raw(R"(,"seed":)");
+  o.i64(h.seed);
+  o.raw(R"(,"config":)");
+  o.raw(h.config_json.empty() ? std::string_view("{}") : std::string_view(h.config_json));
+  o.raw(R"(,"content_digest":)");
+  o.str(h.content_digest);
+  o.raw(R"(,"started":)");
+  o.str(h.started);
+  o.raw("}\n");
+}
+
+void append_connect(std::string& out, std::int64_t tick, std::int64_t conn, std::string_view role,
+                    std::string_view client) {
+  json_out o(out);
+  tick_conn(o, tick, conn);
+  o.raw(R"(,"connect":{"role":)");
+  o.str(role);
+  o.raw(R"(,"client":)");
+  o.str(client);
+  o.raw("}}\n");
+}
+
+void append_disconnect(std::string& out, std::int64_t tick, std::int64_t conn) {
+  json_out o(out);
+  tick_conn(o, tick, conn);
+  o.raw(R"(,"disconnect":{}})");
+  o.ch('\n');
+}
+
+void append_msg(std::string& out, std::int64_t tick, std::int64_t conn,
+                std::string_view message_json) {
+  json_out o(out);
+  tick_conn(o, tick, conn);
+  o.raw(R"(,"msg":)");
+  o.raw(message_json);
+  o.raw("}\n");
+}
+
+void append_frame(std::string& out, std::int64_t tick, std::string_view frame_line,
+                  bool with_frame) {
+  while (!frame_line.empty() && (frame_line.back() == '\n' || frame_line.back() == '\r')) {
+    frame_line.remove_suffix(1);
+  }
+  json_out o(out);
+  o.raw(R"({"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"digest":")");
+  o.raw(sha256_hex(frame_line));
+  o.ch('"');
+  if (with_frame) {
+    o.raw(R"(,"frame":)");
+    o.raw(frame_line);
+  }
+  o.raw("}\n");
+}
+
+core::result<recording, std::string> parse_recording(std::string_view text) {
+  recording rec;
+  std::size_t line_no = 0;
+  bool have_header = false;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const bool complete = nl != std::string_view::npos;
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(complete ? nl + 1 : text.size());
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (line.empty()) {
+      continue;
+    }
+    rapidjson::Document doc;
+    if (auto err = parse_json(line, doc)) {
+      if (!complete) {
+        rec.truncated_tail = true;
+        break;
+      }
+      return line_error(line_no, err->message);
+    }
+    if (!doc.IsObject()) {
+      return line_error(line_no, "must be a JSON object");
+    }
+    if (!have_header) {
+      auto magic = doc.FindMember("emote_sim_recording");
+      if (magic == doc.MemberEnd() || as_int64(magic->value) != 1) {
+        return line_error(line_no, "not an emote-sim recording (header emote_sim_recording 1)");
+      }
+      recording_header& h = rec.header;
+      auto str = [&](const char* key, std::string& out) -> bool {
+        auto it = doc.FindMember(key);
+        if (it == doc.MemberEnd() || !it->value.IsString()) {
+          return false;
+        }
+        out.assign(sv(it->value));
+        return true;
+      };
+      if (!str("server", h.server) || !str("content_digest", h.content_digest) ||
+          !str("started", h.started)) {
+        return line_error(line_no, "header needs server, content_digest and started strings");
+      }
+      auto protocol = doc.FindMember("protocol");
+      auto seed = doc.FindMember("seed");
+      auto config = doc.FindMember("config");
+      if (protocol == doc.MemberEnd() || !as_int64(protocol->value) || seed == doc.MemberEnd() ||
+          !as_int64(seed->value) || config == doc.MemberEnd() || !config->value.IsObject()) {
+        return line_error(line_no, "header needs integer protocol and seed and a config object");
+      }
+      h.protocol = *as_int64(protocol->value);
+      h.seed = *as_int64(seed->value);
+      h.config_json = to_json(config->value);
+      have_header = true;
+      continue;
+    }
+    auto tick_it = doc.FindMember("tick");
+    if (tick_it == doc.MemberEnd() || !as_int64(tick_it->value) || *as_int64(tick_it->value) < 0) {
+      return line_error(line_no, "needs a tick (integer >= 0)");
+    }
+    const std::int64_t tick = *as_int64(tick_it->value);
+    if (tick < rec.last_tick) {
+      return line_error(line_no, "tick " + std::to_string(tick) + " goes back in time");
+    }
+    rec.last_tick = tick;
+    if (auto digest = doc.FindMember("digest"); digest != doc.MemberEnd()) {
+      if (!digest->value.IsString() || digest->value.GetStringLength() != 64) {
+        return line_error(line_no, "digest must be 64 hexadecimal digits");
+      }
+      rec_frame f{tick, std::string(sv(digest->value)), std::nullopt};
+      if (doc.HasMember("frame")) {
+        // The frame's exact bytes: the writer puts it last, after `"frame":`.
+        const std::size_t at = line.find(R"(,"frame":)");
+        if (at == std::string_view::npos || line.back() != '}') {
+          return line_error(line_no, "frame must follow the digest");
+        }
+        std::string_view frame = line.substr(at + 9, line.size() - (at + 9) - 1);
+        if (sha256_hex(frame) != f.digest) {
+          return line_error(line_no, "the frame does not match its digest");
+        }
+        f.frame_line = std::string(frame);
+      }
+      rec.entries.emplace_back(std::move(f));
+      continue;
+    }
+    auto conn_it = doc.FindMember("conn");
+    if (conn_it == doc.MemberEnd() || !as_int64(conn_it->value)) {
+      return line_error(line_no, "needs conn (an integer) or digest");
+    }
+    const std::int64_t conn = *as_int64(conn_it->value);
+    if (auto msg = doc.FindMember("msg"); msg != doc.MemberEnd()) {
+      if (!msg->value.IsObject()) {
+        return line_error(line_no, "msg must be an object");
+      }
+      rec.entries.emplace_back(rec_msg{tick, conn, to_json(msg->value)});
+    } else if (auto c = doc.FindMember("connect"); c != doc.MemberEnd()) {
+      if (!c->value.IsObject()) {
+        return line_error(line_no, "connect must be an object");
+      }
+      rec_connect e{tick, conn, {}, {}};
+      if (auto r = c->value.FindMember("role"); r != c->value.MemberEnd() && r->value.IsString()) {
+        e.role.assign(sv(r->value));
+      }
+      if (auto cl = c->value.FindMember("client");
+          cl != c->value.MemberEnd() && cl->value.IsString()) {
+        e.client.assign(sv(cl->value));
+      }
+      rec.entries.emplace_back(std::move(e));
+    } else if (doc.HasMember("disconnect")) {
+      rec.entries.emplace_back(rec_disconnect{tick, conn});
+    } else {
+      return line_error(line_no, "unknown record (expected msg, connect, disconnect or digest)");
+    }
+  }
+  if (!have_header) {
+    return core::failure{std::string("empty recording (no header line)")};
+  }
+  return rec;
+}
+
+core::result<recording, std::string> read_recording(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return core::failure{file.string() + ": cannot open"};
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  auto r = parse_recording(ss.str());
+  if (!r) {
+    return core::failure{file.string() + ": " + r.error()};
+  }
+  return r;
+}
+
+std::string content_digest_of(std::vector<content_file> files) {
+  std::sort(files.begin(), files.end(), [](const content_file& a, const content_file& b) {
+    const std::string la = lower_ascii(a.path);
+    const std::string lb = lower_ascii(b.path);
+    return la != lb ? la < lb : a.path < b.path;
+  });
+  sha256 h;
+  for (const auto& f : files) {
+    h.update(f.path);
+    const std::uint8_t zero = 0;
+    h.update(&zero, 1);
+    std::uint8_t size[8];
+    const auto n = static_cast<std::uint64_t>(f.bytes.size());
+    for (int i = 0; i < 8; ++i) {
+      size[i] = static_cast<std::uint8_t>(n >> (56 - 8 * i));
+    }
+    h.update(size, 8);
+    h.update(f.bytes);
+  }
+  return to_hex(h.finish());
+}
+
+core::result<std::string, std::string>
+content_digest(const std::vector<std::filesystem::path>& roots) {
+  namespace fs = std::filesystem;
+  std::vector<content_file> files;
+  for (std::size_t r = 0; r < roots.size(); ++r) {
+    const fs::path& root = roots[r];
+    // Several roots: "<index>/" keeps their files apart and in the given order.
+    const std::string prefix = roots.size() > 1 ? std::to_string(r) + "/" : std::string();
+    std::error_code ec;
+    fs::recursive_directory_iterator it(root, fs::directory_options::none, ec);
+    if (ec) {
+      return core::failure{root.string() + ": " + ec.message()};
+    }
+    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) {
+        return core::failure{root.string() + ": " + ec.message()};
+      }
+      const fs::path& p = it->path();
+      if (!it->is_regular_file(ec) || !ends_with_json(p.filename().string())) {
+        continue;
+      }
+      std::ifstream in(p, std::ios::binary);
+      if (!in) {
+        return core::failure{p.string() + ": cannot read"};
+      }
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      files.push_back({prefix + p.lexically_relative(root).generic_string(), ss.str()});
+    }
+    if (ec) {
+      return core::failure{root.string() + ": " + ec.message()};
+    }
+  }
+  return content_digest_of(std::move(files));
+}
+
+core::result<std::string, std::string> recording_to_scenario(const recording& r,
+                                                             const scenario_conversion& options) {
+  scenario_text s;
+  s.name = options.name.empty() ? "recorded " + r.header.started : options.name;
+  s.emotes = options.emotes;
+  s.seed = r.header.seed;
+  s.config_json = r.header.config_json;
+  s.ticks = std::max<std::int64_t>(r.last_tick + 1, 1);
+
+  // Players each connection joined (join order) and would take with it on disconnect.
+  std::map<std::int64_t, std::vector<std::string>> owned;
+  auto owner_of = [&](const std::string& player) -> std::vector<std::string>* {
+    for (auto& [conn, players] : owned) {
+      if (std::find(players.begin(), players.end(), player) != players.end()) {
+        return &players;
+      }
+    }
+    return nullptr;
+  };
+  std::size_t index = 0;
+  for (const auto& entry : r.entries) {
+    if (const auto* m = std::get_if<rec_msg>(&entry)) {
+      rapidjson::Document doc;
+      if (parse_json(m->json, doc) || !doc.IsObject()) {
+        return core::failure{"recorded message at tick " + std::to_string(m->tick) +
+                             " is not a JSON object"};
+      }
+      auto op = doc.FindMember("op");
+      const std::string_view name =
+          op != doc.MemberEnd() && op->value.IsString() ? sv(op->value) : std::string_view{};
+      if (!script_op_allowed(name) || name == "subscribe") {
+        continue;
+      }
+      auto player = doc.FindMember("player");
+      if (player != doc.MemberEnd() && player->value.IsString()) {
+        const std::string p(sv(player->value));
+        if (name == "player.join") {
+          auto keep = doc.FindMember("keep_on_disconnect");
+          const bool kept = keep != doc.MemberEnd() && keep->value.IsTrue();
+          if (!kept && owner_of(p) == nullptr) {
+            owned[m->conn].push_back(p);
+          }
+        } else if (name == "player.leave") {
+          if (auto* list = owner_of(p)) {
+            list->erase(std::find(list->begin(), list->end(), p));
+          }
+        }
+      }
+      s.script.push_back({m->tick, m->json, index++});
+    } else if (const auto* d = std::get_if<rec_disconnect>(&entry)) {
+      auto it = owned.find(d->conn);
+      if (it == owned.end()) {
+        continue;
+      }
+      for (const auto& p : it->second) {
+        std::string line;
+        json_out o(line);
+        o.raw(R"({"op":"player.leave","player":)");
+        o.str(p);
+        o.ch('}');
+        s.script.push_back({d->tick, std::move(line), index++});
+      }
+      owned.erase(it);
+    }
+  }
+  return write_scenario(s);
+}
+
+} // namespace emote::protocol

@@ -1,0 +1,106 @@
+#pragma once
+// Recordings (protocol.md §8): NDJSON lines written while serving, read back for replay and for
+// record-to-scenario. Writers append complete lines (newline included) to a caller's buffer, so
+// the server can flush whole lines once per tick; the reader ignores a truncated last line.
+//
+//   {"emote_sim_recording":1,"server":V,"protocol":1,"seed":S,"config":{...},"content_digest":H,"started":T}
+//   {"tick":N,"conn":C,"connect":{"role":R,"client":STR}}
+//   {"tick":N,"conn":C,"disconnect":{}}
+//   {"tick":N,"conn":C,"msg":{...}}
+//   {"tick":N,"digest":H}                       (or, with --record-frames:)
+//   {"tick":N,"digest":H,"frame":{"op":"frame",...}}
+
+#include "engine/core/result.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace emote::protocol {
+
+struct recording_header {
+  std::string server; ///< the server version, e.g. "0.1.0"
+  std::int64_t protocol = 1;
+  std::int64_t seed = 0;
+  std::string config_json = "{}"; ///< the effective configuration object (tokens removed)
+  std::string content_digest;     ///< see content_digest()
+  std::string started;            ///< ISO 8601 UTC
+};
+
+void append_header(std::string& out, const recording_header& h);
+void append_connect(std::string& out, std::int64_t tick, std::int64_t conn, std::string_view role,
+                    std::string_view client);
+void append_disconnect(std::string& out, std::int64_t tick, std::int64_t conn);
+/// `message_json` is a request's `record` text (decode.hpp): compact, token removed.
+void append_msg(std::string& out, std::int64_t tick, std::int64_t conn,
+                std::string_view message_json);
+/// The digest line of one frame; `frame_line` as an unfiltered subscriber with matrices receives
+/// it (with or without its newline, which is not digested). `with_frame` embeds the frame.
+void append_frame(std::string& out, std::int64_t tick, std::string_view frame_line,
+                  bool with_frame);
+
+struct rec_connect {
+  std::int64_t tick = 0;
+  std::int64_t conn = 0;
+  std::string role;
+  std::string client;
+};
+struct rec_disconnect {
+  std::int64_t tick = 0;
+  std::int64_t conn = 0;
+};
+struct rec_msg {
+  std::int64_t tick = 0;
+  std::int64_t conn = 0;
+  std::string json; ///< the message object, compact
+};
+struct rec_frame {
+  std::int64_t tick = 0;
+  std::string digest;
+  std::optional<std::string> frame_line; ///< without newline, exactly as digested
+};
+using recording_entry = std::variant<rec_connect, rec_disconnect, rec_msg, rec_frame>;
+
+struct recording {
+  recording_header header;
+  std::vector<recording_entry> entries;
+  bool truncated_tail = false; ///< an incomplete last line was ignored
+  std::int64_t last_tick = -1; ///< the highest tick of any entry
+};
+
+/// Parse a recording. A last line without a newline that does not parse is ignored (a crash
+/// while writing); any other malformed line is an error "line N: ...".
+core::result<recording, std::string> parse_recording(std::string_view text);
+core::result<recording, std::string> read_recording(const std::filesystem::path& file);
+
+/// SHA-256 over content files, for the header's content_digest: every regular `*.json` file
+/// under the roots (ASCII case-insensitive, recursive, directory symlinks not followed), named by
+/// its path relative to its root ('/' separators; with several roots prefixed "<root index>/"),
+/// in formats.md §1.1 discovery order (path after ASCII lower-casing, ties by the unmodified
+/// path); per file: its path, a 0 byte, its size as 8 bytes big-endian, its bytes. Lower-case hex.
+core::result<std::string, std::string>
+content_digest(const std::vector<std::filesystem::path>& roots);
+
+struct content_file {
+  std::string path; ///< relative, '/' separators
+  std::string bytes;
+};
+/// The digest of files already read (sorted here in discovery order).
+std::string content_digest_of(std::vector<content_file> files);
+
+/// record-to-scenario: the recorded messages of every connection become one script (in recorded
+/// order, at their ticks), except the connection ops (hello, bye, subscribe, clock.step); a
+/// disconnect becomes `player.leave` for the players that connection joined without
+/// `keep_on_disconnect`. Seed and config come from the header; ticks = last recorded tick + 1.
+struct scenario_conversion {
+  std::string name;                ///< default: "recorded <started>"
+  std::vector<std::string> emotes; ///< folders as the scenario should name them
+};
+core::result<std::string, std::string> recording_to_scenario(const recording& r,
+                                                             const scenario_conversion& options);
+
+} // namespace emote::protocol

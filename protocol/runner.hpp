@@ -1,0 +1,72 @@
+#pragma once
+// Running a scenario in process (protocol.md §7, `emote-sim run`): a manual clock, one
+// controller "connection" whose lines are the script entries, the output as NDJSON (replies, then
+// the frame of each tick with events, always unfiltered and with matrices), and the expectations
+// checked against that output.
+//
+// The simulation is reached through `sim_host`, so the runner (and request execution) is the same
+// code whether the host is the real Engine with loaded content or a test double.
+
+#include "engine/api/event.hpp"
+#include "engine/api/types.hpp"
+#include "engine/core/diagnostic.hpp"
+#include "engine/core/result.hpp"
+#include "engine/sim/engine.hpp"
+#include "protocol/decode.hpp"
+#include "protocol/encode.hpp"
+#include "protocol/scenario.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace emote::protocol {
+
+/// What request execution needs from the simulation: the Engine plus its content.
+class sim_host {
+public:
+  virtual ~sim_host() = default;
+
+  [[nodiscard]] virtual api::tick_number tick() const = 0;
+  virtual api::reply apply(const api::input& in) = 0;
+  /// Run the rest of the tick; the frame stays valid until the next apply() or step().
+  virtual const api::frame& step() = 0;
+
+  [[nodiscard]] virtual sim::state_snapshot
+  state(const std::optional<std::string>& player) const = 0;
+  [[nodiscard]] virtual std::vector<emote_summary> list() const = 0;
+  [[nodiscard]] virtual std::optional<emote_details> info(std::string_view id) const = 0;
+  [[nodiscard]] virtual std::int64_t emote_count() const = 0;
+
+  struct reload_outcome {
+    std::optional<api::error> error; ///< engaged: nothing changed
+    std::int64_t loaded = 0;
+    core::diagnostics skipped;
+  };
+  /// emote.reload: every playback stops with RELOAD, then the new content is used.
+  virtual reload_outcome reload() = 0;
+  /// emote.register: the registered id, or the document's diagnostics as bad_request.
+  virtual core::result<std::string, api::error> register_emote(std::string_view document_json) = 0;
+};
+
+/// Execute a request that needs only the simulation: engine inputs, ping and the query and content
+/// ops. Appends its reply line to `out` when one is due (an id, or a failure). Returns false,
+/// writing nothing, for the connection ops (hello, bye, subscribe, clock.step).
+bool execute(sim_host& host, const request& r, std::string& out);
+
+struct run_result {
+  std::string output; ///< the NDJSON output
+  bool passed = false;
+  std::string failure; ///< the first unmet expectation, or why the run could not start
+};
+
+using host_factory =
+    std::function<core::result<std::unique_ptr<sim_host>, std::string>(const scenario&)>;
+
+/// Run `s` from tick 0 for s.ticks ticks and check its expectations.
+run_result run_scenario(const scenario& s, const host_factory& make_host);
+
+} // namespace emote::protocol

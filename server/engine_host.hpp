@@ -1,0 +1,46 @@
+#pragma once
+// protocol::sim_host over the real Engine and a content_loader: what `emote-sim run` (and the
+// server's request execution) drives.
+
+#include "engine/sim/engine.hpp"
+#include "protocol/runner.hpp"
+#include "server/content_loader.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace emote::server {
+
+class engine_host final : public protocol::sim_host {
+public:
+  /// Load the content and build an Engine on it.
+  static core::result<std::unique_ptr<engine_host>, std::string>
+  create(std::shared_ptr<content_loader> loader, std::vector<std::filesystem::path> roots,
+         sim::engine_config config);
+
+  [[nodiscard]] api::tick_number tick() const override;
+  api::reply apply(const api::input& in) override;
+  const api::frame& step() override;
+  [[nodiscard]] sim::state_snapshot state(const std::optional<std::string>& player) const override;
+  [[nodiscard]] std::vector<protocol::emote_summary> list() const override;
+  [[nodiscard]] std::optional<protocol::emote_details> info(std::string_view id) const override;
+  [[nodiscard]] std::int64_t emote_count() const override;
+  reload_outcome reload() override;
+  core::result<std::string, api::error> register_emote(std::string_view document_json) override;
+
+  [[nodiscard]] sim::engine& engine() noexcept { return *engine_; }
+
+private:
+  engine_host(std::shared_ptr<content_loader> loader, std::vector<std::filesystem::path> roots,
+              sim::engine_config config, loaded_content content);
+
+  std::shared_ptr<content_loader> loader_;
+  std::vector<std::filesystem::path> roots_;
+  sim::engine_config config_;
+  std::vector<std::string> registered_;
+  std::unique_ptr<sim::engine> engine_;
+};
+
+} // namespace emote::server

@@ -1,0 +1,359 @@
+#include "protocol/decode.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace emote;
+using namespace emote::protocol;
+
+namespace {
+
+request ok(std::string_view line) {
+  auto r = decode_request(line);
+  if (!r) {
+    FAIL_CHECK("decode failed: " << r.error().error.message << " at " << r.error().error.path);
+    return {};
+  }
+  return std::move(*r);
+}
+
+decode_failure err(std::string_view line) {
+  auto r = decode_request(line);
+  REQUIRE_FALSE(r.ok());
+  return r.error();
+}
+
+template <class T>
+const T& input_of(const request& r) {
+  const auto* in = std::get_if<api::input>(&r.body);
+  REQUIRE(in != nullptr);
+  const auto* t = std::get_if<T>(in);
+  REQUIRE(t != nullptr);
+  return *t;
+}
+
+// bad_request with the given path.
+void bad(std::string_view line, std::string_view path, std::string_view message_start = {}) {
+  const auto f = err(line);
+  CHECK(f.error.code == api::error_code::bad_request);
+  CHECK(f.error.path == path);
+  if (!message_start.empty()) {
+    CHECK(f.error.message.starts_with(message_start));
+  }
+}
+
+} // namespace
+
+TEST_CASE("not JSON or not an object: bad_json with the parser offset") {
+  auto f = err(R"({"op":"ping")");
+  CHECK(f.error.code == api::error_code::bad_json);
+  CHECK(f.error.message.starts_with("invalid JSON at offset 12: "));
+  CHECK(f.error.path.empty());
+  f = err("[1,2]");
+  CHECK(f.error.code == api::error_code::bad_json);
+  CHECK(f.error.message == "a message must be a JSON object");
+  CHECK(err("").error.code == api::error_code::bad_json);
+  CHECK(err("   ").error.code == api::error_code::bad_json);
+  CHECK(err("{\"op\":\"ping\"}{}").error.code == api::error_code::bad_json);
+  CHECK(err("{\"op\":\"\xC3\"}").error.code == api::error_code::bad_json);
+  // The newline and a preceding \r are not part of the message.
+  CHECK(ok("{\"op\":\"ping\"}\r\n").op == "ping");
+}
+
+TEST_CASE("ids, missing and unknown ops") {
+  auto r = ok(R"({"op":"ping","id":"abc"})");
+  CHECK(std::get<std::string>(r.id) == "abc");
+  r = ok(R"({"op":"ping","id":-12})");
+  CHECK(std::get<std::int64_t>(r.id) == -12);
+  r = ok(R"({"op":"ping","id":null})");
+  CHECK(std::holds_alternative<std::monostate>(r.id));
+  bad(R"({"op":"ping","id":1.5})", "$.id", "must be a string or an integer");
+  bad(R"({"op":"ping","id":{}})", "$.id");
+  bad(R"({"id":3})", "$.op", "is required");
+  auto f = err(R"({"op":"teleport","id":3})");
+  CHECK(f.error.code == api::error_code::unknown_op);
+  CHECK(f.error.message == "unknown op: teleport");
+  CHECK(std::get<std::int64_t>(f.id) == 3); // the reply can carry the id
+  f = err(R"({"op":5,"id":"x"})");
+  CHECK(f.error.code == api::error_code::bad_request);
+  CHECK(std::get<std::string>(f.id) == "x");
+}
+
+TEST_CASE("hello") {
+  auto r = ok(
+      R"({"op":"hello","protocol":1,"role":"observer","token":"s3cret","client":"my-proxy/1.0"})");
+  const auto& h = std::get<hello_request>(r.body);
+  CHECK(h.role == client_role::observer);
+  CHECK(h.token == "s3cret");
+  CHECK(h.client == "my-proxy/1.0");
+  CHECK(r.record == R"({"op":"hello","protocol":1,"role":"observer","client":"my-proxy/1.0"})");
+  CHECK(std::get<hello_request>(ok(R"({"op":"hello"})").body).role == client_role::controller);
+  CHECK(ok(R"({"token":"t","op":"hello","client":"c","role":"controller"})").record ==
+        R"({"op":"hello","client":"c","role":"controller"})");
+  auto f = err(R"({"op":"hello","protocol":2})");
+  CHECK(f.error.code == api::error_code::unsupported_protocol);
+  CHECK(f.error.message == "unsupported protocol version 2; supported: 1");
+  bad(R"({"op":"hello","protocol":"1"})", "$.protocol", "must be an integer");
+  bad(R"({"op":"hello","role":"admin"})", "$.role", "must be one of: controller, observer");
+  bad(R"({"op":"hello","token":5})", "$.token", "must be a string");
+}
+
+TEST_CASE("player.join with state fields") {
+  auto r = ok(
+      R"({"op":"player.join","id":1,"player":"alice","uuid":"0000","position":[0,64,0.5],"yaw":-90,)"
+      R"("dimension":"the_nether","game_mode":"creative","vehicle":null,"sneaking":true,)"
+      R"("velocity":[0,-0.08,0],"main_arm":"left","right_hand":"bow","left_hand":null,)"
+      R"("head":"{id:\"minecraft:crossbow\",count:1,components:{\"minecraft:charged_projectiles\":[{id:\"minecraft:arrow\",count:1}]}}",)"
+      R"("permissions":{"emote.bypass":true},"health":12.5,"fire_ticks":40,"scores":{"kills":3},"keep_on_disconnect":true})");
+  const auto& j = input_of<api::player_join>(r);
+  CHECK(j.player == "alice");
+  CHECK(j.keep_on_disconnect);
+  const api::player_fields& f = j.fields;
+  CHECK(f.position == api::dvec3{0, 64, 0.5});
+  CHECK(f.yaw == -90.0F);
+  CHECK(f.dimension == "minecraft:the_nether");
+  CHECK(f.game_mode == api::game_mode::creative);
+  REQUIRE(f.vehicle.has_value());
+  CHECK_FALSE(f.vehicle->has_value()); // explicit null
+  CHECK(f.sneaking == true);
+  CHECK(f.velocity == api::dvec3{0, -0.08, 0});
+  CHECK(f.main_arm == api::physical_arm::left);
+  REQUIRE(f.right_hand);
+  CHECK(f.right_hand->id == "minecraft:bow");
+  CHECK(f.right_hand->snbt == R"({id:"minecraft:bow",count:1})");
+  REQUIRE(f.left_hand);
+  CHECK(f.left_hand->empty());
+  REQUIRE(f.head);
+  CHECK(f.head->id == "minecraft:crossbow");
+  CHECK(f.head->charged);
+  CHECK(f.permissions->at("emote.bypass"));
+  CHECK(f.health == 12.5F);
+  CHECK(f.fire_ticks == 40);
+  CHECK(f.scores->at("kills") == 3);
+  CHECK_FALSE(f.chest.has_value());
+  CHECK_FALSE(f.pitch.has_value());
+  CHECK(controller_only(r));
+}
+
+TEST_CASE("player.join and player.update field errors name the path") {
+  bad(R"({"op":"player.join","player":"a"})", "$.position", "is required");
+  bad(R"({"op":"player.join","position":[0,0,0]})", "$.player", "is required");
+  bad(R"({"op":"player.join","player":"","position":[0,0,0]})", "$.player", "must not be empty");
+  bad(R"({"op":"player.join","player":7,"position":[0,0,0]})", "$.player", "must be a string");
+  bad(R"({"op":"player.join","player":"a","position":[0,0]})", "$.position",
+      "must contain 3 values");
+  bad(R"({"op":"player.join","player":"a","position":[0,"1",0]})", "$.position[1]",
+      "must be a number");
+  bad(R"({"op":"player.join","player":"a","position":{}})", "$.position", "must be an array");
+  bad(R"({"op":"player.update","player":"a","yaw":"north"})", "$.yaw", "must be a number");
+  bad(R"({"op":"player.update","player":"a","yaw":1e39})", "$.yaw",
+      "is out of range for a 32-bit float");
+  bad(R"({"op":"player.update","player":"a","on_ground":1})", "$.on_ground", "must be a boolean");
+  bad(R"({"op":"player.update","player":"a","game_mode":"hardcore"})", "$.game_mode",
+      "must be one of: survival, creative, adventure, spectator");
+  bad(R"({"op":"player.update","player":"a","main_arm":"middle"})", "$.main_arm");
+  bad(R"({"op":"player.update","player":"a","vehicle":""})", "$.vehicle", "must not be empty");
+  bad(R"({"op":"player.update","player":"a","fire_ticks":2.5})", "$.fire_ticks",
+      "must be an integer");
+  bad(R"({"op":"player.update","player":"a","xp_level":2147483648})", "$.xp_level",
+      "must be between -2147483648 and 2147483647");
+  bad(R"({"op":"player.update","player":"a","permissions":{"emote.vip":"yes"}})",
+      "$.permissions.emote.vip", "must be a boolean");
+  bad(R"({"op":"player.update","player":"a","scores":[]})", "$.scores", "must be an object");
+  bad(R"({"op":"player.update","player":"a","dimension":"Nether!"})", "$.dimension");
+  bad(R"({"op":"player.update","player":"a","right_hand":5})", "$.right_hand");
+  bad(R"({"op":"player.update","player":"a","right_hand":"{count:1}"})", "$.right_hand",
+      "invalid item stack: needs a string id");
+  bad(R"({"op":"player.update","player":"a","right_hand":"{id:\"minecraft:bow\""})", "$.right_hand",
+      "invalid compound SNBT");
+  bad(R"({"op":"player.update","player":"a","velocity":[0,0,100e307]})", "$.velocity[2]",
+      "must be finite");
+  CHECK(err(R"({"op":"player.update","player":"a","velocity":[0,0,1e999]})").error.code ==
+        api::error_code::bad_json);
+}
+
+TEST_CASE("player.update changes only what it names; 4.0 is an integer") {
+  auto r = ok(
+      R"({"op":"player.update","player":"bob","on_ground":false,"position":[1,2,3],"hurt_time":4.0,"pitch":null})");
+  const auto& u = input_of<api::player_update>(r);
+  CHECK(u.fields.on_ground == false);
+  CHECK(u.fields.hurt_time == 4);
+  CHECK_FALSE(u.fields.pitch.has_value()); // null = absent
+  CHECK_FALSE(u.fields.alive.has_value());
+  // Unknown fields are ignored (forward compatibility).
+  CHECK(ok(R"({"op":"player.update","player":"bob","future_field":1})").op == "player.update");
+}
+
+TEST_CASE("player.event kinds and their fields") {
+  auto jump =
+      input_of<api::player_event>(ok(R"({"op":"player.event","player":"a","event":"jump"})"));
+  CHECK(jump.kind == api::player_event_kind::jump);
+  auto dmg = input_of<api::player_event>(
+      ok(R"({"op":"player.event","player":"a","event":"damage","amount":3,"lethal":true})"));
+  CHECK(dmg.kind == api::player_event_kind::damage);
+  CHECK(dmg.amount == 3.0);
+  CHECK(dmg.lethal);
+  auto atk = input_of<api::player_event>(
+      ok(R"({"op":"player.event","player":"a","event":"attack","target":"zombie-1"})"));
+  CHECK(atk.target == "zombie-1");
+  auto mnt = input_of<api::player_event>(
+      ok(R"({"op":"player.event","player":"a","event":"mount","vehicle":"boat-7"})"));
+  CHECK(mnt.vehicle == "boat-7");
+  auto gm = input_of<api::player_event>(
+      ok(R"({"op":"player.event","player":"a","event":"game_mode","game_mode":"spectator"})"));
+  CHECK(gm.mode == api::game_mode::spectator);
+  CHECK(input_of<api::player_event>(ok(R"({"op":"player.event","player":"a","event":"respawn"})"))
+            .kind == api::player_event_kind::respawn);
+
+  bad(R"({"op":"player.event","player":"a"})", "$.event", "is required");
+  bad(R"({"op":"player.event","player":"a","event":"sneeze"})", "$.event", "must be one of:");
+  bad(R"({"op":"player.event","player":"a","event":"damage"})", "$.amount", "is required");
+  bad(R"({"op":"player.event","player":"a","event":"damage","amount":-1})", "$.amount",
+      "must not be negative");
+  bad(R"({"op":"player.event","player":"a","event":"damage","amount":1,"lethal":"no"})",
+      "$.lethal");
+  bad(R"({"op":"player.event","player":"a","event":"game_mode"})", "$.game_mode", "is required");
+}
+
+TEST_CASE("emote.play, stop, stop_all, leave") {
+  auto p = input_of<api::emote_play>(ok(
+      R"({"op":"emote.play","id":"a","player":"alice","emote":"fx:slide","source":"api","bypass":true,"placement":{"position":[12,64,-4],"yaw":90}})"));
+  CHECK(p.player == "alice");
+  CHECK(p.emote == "fx:slide");
+  CHECK(p.source == api::play_source::api);
+  CHECK(p.bypass);
+  REQUIRE(p.placement);
+  CHECK(p.placement->position == api::dvec3{12, 64, -4});
+  CHECK(p.placement->yaw == 90.0F);
+  auto d = input_of<api::emote_play>(ok(R"({"op":"emote.play","player":"a","emote":"x:y"})"));
+  CHECK(d.source == api::play_source::command);
+  CHECK_FALSE(d.bypass);
+  CHECK_FALSE(d.placement);
+  bad(R"({"op":"emote.play","player":"a"})", "$.emote", "is required");
+  bad(R"({"op":"emote.play","player":"a","emote":"x:y","source":"wheel"})", "$.source",
+      "must be one of: command, idle, api");
+  bad(R"({"op":"emote.play","player":"a","emote":"x:y","placement":{"yaw":1}})",
+      "$.placement.position", "is required");
+  bad(R"({"op":"emote.play","player":"a","emote":"x:y","placement":{"position":[0,0,0],"yaw":"e"}})",
+      "$.placement.yaw");
+  CHECK(input_of<api::emote_stop>(ok(R"({"op":"emote.stop","player":"a"})")).player == "a");
+  (void)input_of<api::emote_stop_all>(ok(R"({"op":"emote.stop_all"})"));
+  CHECK(input_of<api::player_leave>(ok(R"({"op":"player.leave","player":"a"})")).player == "a");
+}
+
+TEST_CASE("world.blocks and world.clear") {
+  auto w = input_of<api::world_blocks>(ok(
+      R"({"op":"world.blocks","set":[{"at":[0,65,1],"block":"solid"},{"from":[3,0,3],"to":[1,2,1],"block":"air"}]})"));
+  CHECK(w.dimension == "minecraft:overworld");
+  REQUIRE(w.edits.size() == 2);
+  CHECK(w.edits[0].from[1] == 65);
+  CHECK(w.edits[0].to[1] == 65);
+  CHECK(w.edits[0].kind == api::block_kind::solid);
+  CHECK(w.edits[1].from[0] == 1); // corners ordered
+  CHECK(w.edits[1].to[0] == 3);
+  CHECK(w.edits[1].kind == api::block_kind::passable); // air
+  bad(R"({"op":"world.blocks"})", "$.set", "is required");
+  bad(R"({"op":"world.blocks","set":[{"at":[0,0,0]}]})", "$.set[0].block", "is required");
+  bad(R"({"op":"world.blocks","set":[{"at":[0,0,0],"block":"lava"}]})", "$.set[0].block",
+      "must be one of: solid, passable, water, air");
+  bad(R"({"op":"world.blocks","set":[{"at":[0,0.5,0],"block":"solid"}]})", "$.set[0].at[1]",
+      "must be an integer");
+  bad(R"({"op":"world.blocks","set":[{"from":[0,0,0],"block":"solid"}]})", "$.set[0].to",
+      "is required");
+  bad(R"({"op":"world.blocks","set":[{"at":[0,0,0],"from":[0,0,0],"to":[1,1,1],"block":"solid"}]})",
+      "$.set[0]", "must have either at, or from and to");
+  bad(R"({"op":"world.blocks","set":[{"from":[-2147483648,0,0],"to":[2147483647,0,0],"block":"solid"}]})",
+      "$.set[0]", "too many cells");
+  bad(R"({"op":"world.blocks","set":[{"from":[0,0,0],"to":[255,255,255],"block":"solid"},{"at":[0,0,0],"block":"solid"}]})",
+      "$.set[1]", "too many cells");
+  auto c =
+      input_of<api::world_clear>(ok(R"({"op":"world.clear","dimension":"minecraft:the_end"})"));
+  CHECK(c.dimension == "minecraft:the_end");
+  CHECK_FALSE(input_of<api::world_clear>(ok(R"({"op":"world.clear"})")).dimension);
+}
+
+TEST_CASE("content and cooldown ops") {
+  auto reg = ok(
+      R"({"op":"emote.register","document":{"schema_version":4,"type":"animation","id":"api:wave"}})");
+  CHECK(std::get<emote_register_request>(reg.body).document ==
+        R"({"schema_version":4,"type":"animation","id":"api:wave"})");
+  bad(R"({"op":"emote.register"})", "$.document", "is required");
+  bad(R"({"op":"emote.register","document":"{}"})", "$.document", "must be an object");
+  CHECK(input_of<api::emote_unregister>(ok(R"({"op":"emote.unregister","emote":"api:wave"})"))
+            .emote == "api:wave");
+  CHECK(input_of<api::cooldown_clear>(ok(R"({"op":"cooldown.clear","player":"a"})")).player == "a");
+  CHECK_FALSE(input_of<api::cooldown_clear>(ok(R"({"op":"cooldown.clear"})")).player);
+  CHECK(std::get<emote_info_request>(ok(R"({"op":"emote.info","emote":"fx:slide"})").body).emote ==
+        "fx:slide");
+  bad(R"({"op":"emote.info"})", "$.emote", "is required");
+  CHECK(std::holds_alternative<emote_list_request>(ok(R"({"op":"emote.list"})").body));
+  CHECK(std::holds_alternative<emote_reload_request>(ok(R"({"op":"emote.reload"})").body));
+  CHECK(std::get<state_get_request>(ok(R"({"op":"state.get","player":"bob"})").body).player ==
+        "bob");
+}
+
+TEST_CASE("clock.step bounds") {
+  CHECK(std::get<clock_step_request>(ok(R"({"op":"clock.step","ticks":72000})").body).ticks ==
+        72000);
+  CHECK(std::get<clock_step_request>(ok(R"({"op":"clock.step"})").body).ticks == 1);
+  bad(R"({"op":"clock.step","ticks":0})", "$.ticks", "must be between 1 and 72000");
+  bad(R"({"op":"clock.step","ticks":72001})", "$.ticks");
+  bad(R"({"op":"clock.step","ticks":"5"})", "$.ticks", "must be an integer");
+}
+
+TEST_CASE("subscribe filters") {
+  auto s =
+      std::get<subscribe_request>(
+          ok(R"({"op":"subscribe","events":["display.","playback.stopped"],"dimensions":["the_nether","minecraft:overworld","the_nether"],"lossy":true,"matrix":true})")
+              .body)
+          .subscription;
+  CHECK(s.filter.types == (event_type_mask("display.") | event_type_mask("playback.stopped")));
+  CHECK(s.filter.dimensions ==
+        std::vector<std::string>{"minecraft:overworld", "minecraft:the_nether"});
+  CHECK(s.lossy);
+  CHECK(s.filter.matrix);
+  CHECK_FALSE(s.empty_frames);
+  auto all = std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body).subscription;
+  CHECK(all.filter == frame_filter{});
+  auto none =
+      std::get<subscribe_request>(ok(R"({"op":"subscribe","events":[],"empty_frames":true})").body)
+          .subscription;
+  CHECK(none.filter.types == 0);
+  CHECK(none.empty_frames);
+  bad(R"({"op":"subscribe","events":["display"]})", "$.events[0]",
+      "unknown event type or prefix: display");
+  bad(R"({"op":"subscribe","events":"display."})", "$.events", "must be an array");
+  bad(R"({"op":"subscribe","dimensions":[]})", "$.dimensions", "must not be empty");
+  bad(R"({"op":"subscribe","lossy":"yes"})", "$.lossy", "must be a boolean");
+  CHECK_FALSE(controller_only(ok(R"({"op":"subscribe"})")));
+}
+
+TEST_CASE("observer ops and controller ops") {
+  for (const char* line : {R"({"op":"ping"})", R"({"op":"state.get"})", R"({"op":"emote.list"})",
+                           R"({"op":"emote.info","emote":"x:y"})", R"({"op":"hello"})",
+                           R"({"op":"bye"})", R"({"op":"subscribe"})"}) {
+    CHECK_FALSE(controller_only(ok(line)));
+  }
+  for (const char* line :
+       {R"({"op":"player.join","player":"a","position":[0,0,0]})",
+        R"({"op":"player.leave","player":"a"})", R"({"op":"emote.stop_all"})",
+        R"({"op":"emote.reload"})", R"({"op":"world.clear"})", R"({"op":"cooldown.clear"})",
+        R"({"op":"clock.step"})", R"({"op":"emote.unregister","emote":"a:b"})"}) {
+    CHECK(controller_only(ok(line)));
+  }
+  auto e = forbidden_error("emote.play");
+  CHECK(e.code == api::error_code::forbidden);
+  CHECK(e.message == "observers may not send emote.play (a controller op)");
+}
+
+TEST_CASE("the record copy is compact, exact and token-free") {
+  auto r =
+      ok(R"( { "op" : "player.update", "player":"a", "position":[0.1, 64, -0.0], "yaw": 1.50 } )");
+  CHECK(r.record == R"({"op":"player.update","player":"a","position":[0.1,64,-0.0],"yaw":1.5})");
+  // Decoding the record gives the same request.
+  auto again = ok(r.record);
+  CHECK(input_of<api::player_update>(again).fields.position ==
+        input_of<api::player_update>(r).fields.position);
+  CHECK(again.record == r.record);
+}

@@ -1,0 +1,480 @@
+#include "protocol/encode.hpp"
+
+#include "protocol/json.hpp"
+
+#include <doctest/doctest.h>
+
+#include <thread>
+
+using namespace emote;
+using namespace emote::protocol;
+
+namespace {
+
+std::string ev(const api::event& e, bool matrix = false) {
+  std::string s;
+  encode_event(s, e, matrix);
+  return s;
+}
+
+// The P32 record: M = T(1,2,3)·R(0°,90°,0°)·S(2,2,2).
+api::transform_record p32() {
+  api::transform_record t;
+  t.matrix = {0, 0, 1.9999999F, 1, 0, 2, 0, 2, -1.9999999F, 0, 0, 3, 0, 0, 0, 1};
+  t.translation = {1, 2, 3};
+  t.left_rotation = {0, 0.70710677F, 0, 0.70710677F};
+  t.scale = {1.9999998F, 1.9999999F, 1.9999998F};
+  t.right_rotation = {-0.0F, -0.0F, -0.0F, 1};
+  return t;
+}
+
+api::ev_display_spawn spawn(api::session_id s, api::handle_id h, std::string dim) {
+  api::ev_display_spawn e;
+  e.session = s;
+  e.handle = h;
+  e.node = "box";
+  e.space = api::space::initiator;
+  e.kind = api::display_kind::item;
+  e.item = R"({id:"minecraft:stone",count:1})";
+  e.item_display = "none";
+  e.dimension = std::move(dim);
+  e.position = {0, 64, 0};
+  e.yaw = 0;
+  e.transform = p32();
+  return e;
+}
+
+api::ev_display_update update(api::handle_id h, bool visible) {
+  api::ev_display_update u;
+  u.handle = h;
+  u.visible = visible;
+  return u;
+}
+
+} // namespace
+
+TEST_CASE("type names match the engine's and select by name or prefix") {
+  for (std::size_t i = 0; i < event_type_count; ++i) {
+    api::event e;
+    // Build alternative i to compare with api::type_name.
+    switch (i) {
+    case 0:
+      e = api::ev_command{};
+      break;
+    case 1:
+      e = api::ev_callback{};
+      break;
+    case 2:
+      e = api::ev_segment_started{};
+      break;
+    case 3:
+      e = api::ev_display_spawn{};
+      break;
+    case 4:
+      e = api::ev_display_move{};
+      break;
+    case 5:
+      e = api::ev_display_view{};
+      break;
+    case 6:
+      e = api::ev_display_update{};
+      break;
+    case 7:
+      e = api::ev_display_remove{};
+      break;
+    case 8:
+      e = api::ev_playback_started{};
+      break;
+    case 9:
+      e = api::ev_playback_stopped{};
+      break;
+    case 10:
+      e = api::ev_partner_reserved{};
+      break;
+    case 11:
+      e = api::ev_partner_released{};
+      break;
+    case 12:
+      e = api::ev_partner_matched{};
+      break;
+    case 13:
+      e = api::ev_partner_timeout{};
+      break;
+    default:
+      e = api::ev_player_visibility{};
+      break;
+    }
+    REQUIRE(e.index() == i);
+    CHECK(event_type_name(i) == api::type_name(e));
+    CHECK(event_type_mask(api::type_name(e)) == (1U << i));
+  }
+  CHECK(event_type_mask("display.") == 0b11111000U);
+  CHECK(event_type_mask("partner.") == (0xFU << 10));
+  CHECK(event_type_mask("display") == 0);
+  CHECK(event_type_mask("display.nope") == 0);
+  CHECK(event_type_mask("") == 0);
+}
+
+TEST_CASE("lifecycle records") {
+  CHECK(
+      ev(api::ev_playback_started{3, "alice", "fx:slide", api::role::solo}) ==
+      R"({"type":"playback.started","session":3,"player":"alice","emote":"fx:slide","role":"solo"})");
+  CHECK(
+      ev(api::ev_playback_stopped{3, "alice", "fx:slide", api::stop_reason::game_mode_changed}) ==
+      R"({"type":"playback.stopped","session":3,"player":"alice","emote":"fx:slide","reason":"GAME_MODE_CHANGED"})");
+  CHECK(
+      ev(api::ev_segment_started{2, 4, 1, "fx:part_b", api::branch::main}) ==
+      R"({"type":"segment.started","session":2,"step":4,"repeat":1,"animation":"fx:part_b","branch":"main"})");
+  CHECK(ev(api::ev_partner_reserved{5, "alice", "bob"}) ==
+        R"({"type":"partner.reserved","session":5,"initiator":"alice","partner":"bob"})");
+  CHECK(
+      ev(api::ev_partner_released{5, "alice", "bob", api::release_why::recheck_failed}) ==
+      R"({"type":"partner.released","session":5,"initiator":"alice","partner":"bob","why":"recheck_failed"})");
+  CHECK(ev(api::ev_partner_matched{5, "alice", "bob"}) ==
+        R"({"type":"partner.matched","session":5,"initiator":"alice","partner":"bob"})");
+  CHECK(ev(api::ev_partner_timeout{5, "alice"}) ==
+        R"({"type":"partner.timeout","session":5,"initiator":"alice"})");
+  CHECK(ev(api::ev_player_visibility{"alice", true, true}) ==
+        R"({"type":"player.visibility","player":"alice","hidden":true,"equipment":"blank"})");
+  CHECK(ev(api::ev_player_visibility{"alice", false, false}) ==
+        R"({"type":"player.visibility","player":"alice","hidden":false,"equipment":"real"})");
+}
+
+TEST_CASE("command and callback records") {
+  api::ev_command c;
+  c.session = 1;
+  c.player = "alice";
+  c.source.type = api::command_source::kind::player;
+  c.dimension = "minecraft:overworld";
+  c.origin = {0.5, 65.62000000476837, -2};
+  c.command = "say hi";
+  CHECK(
+      ev(c) ==
+      R"({"type":"command","session":1,"player":"alice","source":{"type":"player"},"dimension":"minecraft:overworld","origin":[0.5,65.62000000476837,-2],"command":"say hi"})");
+  c.source.type = api::command_source::kind::node;
+  c.source.handle = 7;
+  CHECK(ev(c).find(R"("source":{"type":"node","handle":7})") != std::string::npos);
+  c.source = {api::command_source::kind::server, std::nullopt};
+  CHECK(ev(c).find(R"("source":{"type":"server"})") != std::string::npos);
+
+  api::ev_callback cb{1,        "alice", "minecraft:swing", "{\"x\":1}", "minecraft:the_nether",
+                      {1, 2, 3}};
+  CHECK(
+      ev(cb) ==
+      R"({"type":"callback","session":1,"player":"alice","name":"minecraft:swing","payload":"{\"x\":1}","dimension":"minecraft:the_nether","origin":[1,2,3]})");
+}
+
+TEST_CASE("display.spawn with every optional part, numbers at their precision") {
+  api::ev_display_spawn s = spawn(1, 2, "minecraft:overworld");
+  s.position = {1.4695762231022014e-16, 64, 1.2};
+  s.yaw = 180;
+  s.teleport_duration = 3;
+  s.entity_nbt = "{Glowing:1b}";
+  s.nbt = "{item:{id:\"minecraft:poppy\",count:1}}";
+  s.skin = api::skin_binding{"initiator", "head", 0, {0, 12}};
+  CHECK(
+      ev(s) ==
+      R"({"type":"display.spawn","session":1,"handle":2,"node":"box","space":"initiator","kind":"item",)"
+      R"("item":"{id:\"minecraft:stone\",count:1}","item_display":"none","entity_nbt":"{Glowing:1b}",)"
+      R"("nbt":"{item:{id:\"minecraft:poppy\",count:1}}","dimension":"minecraft:overworld",)"
+      R"("position":[1.4695762231022014e-16,64,1.2],"yaw":180,"teleport_duration":3,)"
+      R"("transform":{"translation":[1,2,3],"left_rotation":[0,0.70710677,0,0.70710677],)"
+      R"("scale":[1.9999998,1.9999999,1.9999998],"right_rotation":[-0.0,-0.0,-0.0,1]},)"
+      R"("visible":false,"skin":{"participant":"initiator","part":"head","order":0,"rows":[0,12]}})");
+  CHECK(
+      ev(s, true).find(
+          R"("right_rotation":[-0.0,-0.0,-0.0,1],"matrix":[0,0,1.9999999,1,0,2,0,2,-1.9999999,0,0,3,0,0,0,1]})") !=
+      std::string::npos);
+}
+
+TEST_CASE("display.spawn content by kind") {
+  api::ev_display_spawn b = spawn(1, 1, "minecraft:overworld");
+  b.kind = api::display_kind::block;
+  b.block = R"({Name:"minecraft:stone"})";
+  std::string s = ev(b);
+  CHECK(s.find(R"("kind":"block","block":"{Name:\"minecraft:stone\"}","dimension")") !=
+        std::string::npos);
+  CHECK(s.find("item_display") == std::string::npos);
+
+  api::ev_display_spawn t = spawn(1, 1, "minecraft:overworld");
+  t.kind = api::display_kind::text;
+  t.text_json = R"({"text": "hi", "color":"red"})";
+  CHECK(ev(t).find(R"("kind":"text","text":{"text":"hi","color":"red"},"dimension")") !=
+        std::string::npos);
+  t.text_json = R"("plain")";
+  CHECK(ev(t).find(R"("text":"plain","dimension")") != std::string::npos);
+  t.text_json = "not json";
+  CHECK(ev(t).find(R"("text":"not json","dimension")") != std::string::npos);
+}
+
+TEST_CASE("display.update carries only what changed") {
+  api::ev_display_update u;
+  u.handle = 4;
+  u.transform = p32();
+  u.interpolation_duration = 2;
+  CHECK(
+      ev(u) ==
+      R"({"type":"display.update","handle":4,"transform":{"translation":[1,2,3],"left_rotation":[0,0.70710677,0,0.70710677],)"
+      R"("scale":[1.9999998,1.9999999,1.9999998],"right_rotation":[-0.0,-0.0,-0.0,1]},"interpolation_duration":2,"start_interpolation":0})");
+  CHECK(ev(update(4, true)) == R"({"type":"display.update","handle":4,"visible":true})");
+  api::ev_display_update n;
+  n.handle = 9;
+  n.nbt = "{Glowing:1b}";
+  n.item = R"({id:"minecraft:bow",count:1})";
+  CHECK(
+      ev(n) ==
+      R"({"type":"display.update","handle":9,"nbt":"{Glowing:1b}","item":"{id:\"minecraft:bow\",count:1}"})");
+}
+
+TEST_CASE("display.view, display.move, display.remove") {
+  CHECK(ev(api::ev_display_view{2, 10.5F, 3}) ==
+        R"({"type":"display.view","session":2,"yaw":10.5,"teleport_duration":3})");
+  CHECK(
+      ev(api::ev_display_move{2, api::space::partner, {8.8, 64, -2.5}, 0}) ==
+      R"({"type":"display.move","session":2,"space":"partner","position":[8.8,64,-2.5],"teleport_duration":0})");
+  CHECK(ev(api::ev_display_remove{2, {1, 2, 5}}) ==
+        R"({"type":"display.remove","session":2,"handles":[1,2,5]})");
+}
+
+TEST_CASE("frames, with and without events") {
+  api::frame f{11,
+               {api::ev_playback_stopped{1, "alice", "fx:slide", api::stop_reason::finished},
+                api::ev_display_remove{1, {1}}}};
+  std::string s;
+  encode_frame(s, f, false);
+  CHECK(
+      s ==
+      R"({"op":"frame","tick":11,"events":[{"type":"playback.stopped","session":1,"player":"alice","emote":"fx:slide","reason":"FINISHED"},{"type":"display.remove","session":1,"handles":[1]}]})"
+      "\n");
+  s.clear();
+  encode_frame(s, api::frame{12, {}}, true);
+  CHECK(s == "{\"op\":\"frame\",\"tick\":12,\"events\":[]}\n");
+  CHECK(with_dropped(s, 5) == "{\"op\":\"frame\",\"tick\":12,\"events\":[],\"dropped\":5}\n");
+}
+
+TEST_CASE("frame_encoder shares bytes between equal filters and filters by type") {
+  api::frame f{1,
+               {api::ev_command{1, "alice", {}, "minecraft:overworld", {0, 0, 0}, "say a"},
+                spawn(1, 1, "minecraft:overworld"), update(1, true),
+                api::ev_playback_started{1, "alice", "fx:slide", api::role::solo}}};
+  frame_encoder enc;
+  enc.begin(f);
+  auto all = enc.encode(frame_filter{});
+  auto again = enc.encode(frame_filter{});
+  CHECK(all.get() == again.get()); // encoded once
+  CHECK(all->event_count == 4);
+  CHECK(enc.variant_count() == 1);
+
+  std::string direct;
+  encode_frame(direct, f, false);
+  CHECK(all->line == direct);
+  auto with_matrix = enc.encode(full_filter());
+  std::string direct_matrix;
+  encode_frame(direct_matrix, f, true);
+  CHECK(with_matrix->line == direct_matrix);
+  CHECK(with_matrix.get() != all.get());
+
+  frame_filter displays;
+  displays.types = event_type_mask("display.");
+  auto d = enc.encode(displays);
+  CHECK(d->event_count == 2);
+  CHECK(d->line.find("playback.started") == std::string::npos);
+  CHECK(d->line.find("\"command\"") == std::string::npos);
+
+  frame_filter none;
+  none.types = 0;
+  auto empty = enc.encode(none);
+  CHECK(empty->event_count == 0);
+  CHECK(empty->line == "{\"op\":\"frame\",\"tick\":1,\"events\":[]}\n");
+  CHECK(enc.variant_count() == 4);
+}
+
+TEST_CASE("frame_encoder filters display records by their session's dimension across frames") {
+  frame_encoder enc;
+  frame_filter nether;
+  nether.dimensions = {"minecraft:the_nether"};
+
+  api::frame f1{1,
+                {spawn(1, 1, "minecraft:overworld"), spawn(2, 2, "minecraft:the_nether"),
+                 api::ev_playback_started{1, "alice", "fx:a", api::role::solo},
+                 api::ev_playback_started{2, "bob", "fx:a", api::role::solo}}};
+  enc.begin(f1);
+  auto l1 = enc.encode(nether);
+  CHECK(l1->event_count == 3); // bob's spawn + both lifecycle records
+  CHECK(l1->line.find(R"("handle":1)") == std::string::npos);
+  CHECK(l1->line.find(R"("handle":2)") != std::string::npos);
+
+  // Later frames: updates are known by handle, view/move/remove by session.
+  api::frame f2{2,
+                {api::ev_display_move{1, api::space::scene, {1, 64, 0}, 0},
+                 api::ev_display_view{2, 10, 3}, update(1, true), update(2, true),
+                 api::ev_display_remove{1, {1}},
+                 api::ev_playback_stopped{1, "alice", "fx:a", api::stop_reason::finished}}};
+  enc.begin(f2);
+  auto l2 = enc.encode(nether);
+  CHECK(l2->event_count == 3); // view(2), update(2), stopped(1)
+  CHECK(
+      l2->line ==
+      R"({"op":"frame","tick":2,"events":[{"type":"display.view","session":2,"yaw":10,"teleport_duration":3},)"
+      R"({"type":"display.update","handle":2,"visible":true},)"
+      R"({"type":"playback.stopped","session":1,"player":"alice","emote":"fx:a","reason":"FINISHED"}]})"
+      "\n");
+
+  // Handle 1 is free again; a nether session may take it.
+  api::frame f3{3, {spawn(3, 1, "minecraft:the_nether"), update(1, false)}};
+  enc.begin(f3);
+  CHECK(enc.encode(nether)->event_count == 2);
+
+  // Commands carry their own dimension.
+  api::frame f4{4, {api::ev_command{9, "carol", {}, "minecraft:overworld", {0, 0, 0}, "say x"}}};
+  enc.begin(f4);
+  CHECK(enc.encode(nether)->event_count == 0);
+}
+
+TEST_CASE("frame_encoder reuses buffers no one holds any more") {
+  frame_encoder enc;
+  api::frame f{1, {update(1, true)}};
+  enc.begin(f);
+  const encoded_frame* first = nullptr;
+  {
+    auto a = enc.encode(frame_filter{});
+    first = a.get();
+  }
+  api::frame g{2, {update(1, false)}};
+  enc.begin(g);
+  auto b = enc.encode(frame_filter{});
+  CHECK(b.get() == first); // recycled, rewritten
+  CHECK(b->line.find("\"tick\":2") != std::string::npos);
+  // A line still held elsewhere is never rewritten.
+  api::frame h{3, {update(1, true)}};
+  enc.begin(h);
+  auto c = enc.encode(frame_filter{});
+  CHECK(c.get() != b.get());
+  CHECK(b->line.find("\"tick\":2") != std::string::npos);
+  // Released on another thread, then recycled here.
+  std::thread([held = std::move(b)]() mutable { held.reset(); }).join();
+  c.reset();
+  api::frame k{4, {}};
+  enc.begin(k);
+  auto d = enc.encode(frame_filter{});
+  CHECK(d->line == "{\"op\":\"frame\",\"tick\":4,\"events\":[]}\n");
+}
+
+TEST_CASE("replies") {
+  std::string s;
+  encode_reply(s, request_id{std::string("a")},
+               api::reply{1, std::nullopt, api::play_ok{1, "fx:slide", api::role::solo}});
+  CHECK(s == "{\"op\":\"reply\",\"id\":\"a\",\"tick\":1,\"ok\":true,\"session\":1,\"emote\":\"fx:"
+             "slide\",\"role\":\"solo\"}\n");
+  s.clear();
+  encode_reply(s, request_id{std::int64_t{7}}, api::reply{5, std::nullopt, api::stop_ok{2}});
+  CHECK(s == "{\"op\":\"reply\",\"id\":7,\"tick\":5,\"ok\":true,\"session\":2}\n");
+  s.clear();
+  encode_reply(s, request_id{std::int64_t{-1}},
+               api::reply{5, std::nullopt, api::count_ok{"stopped", 3}});
+  CHECK(s == "{\"op\":\"reply\",\"id\":-1,\"tick\":5,\"ok\":true,\"stopped\":3}\n");
+  s.clear();
+  encode_reply(s, request_id{}, api::reply{0, std::nullopt, api::empty_ok{}});
+  CHECK(s == "{\"op\":\"reply\",\"tick\":0,\"ok\":true}\n");
+}
+
+TEST_CASE("error replies carry path, remaining_ticks and supported versions") {
+  std::string s;
+  api::error cooldown{api::error_code::cooldown, "Emote cooldown: 5s remaining.", {}, 81};
+  encode_reply(s, request_id{std::string("b")}, api::reply{20, cooldown, api::empty_ok{}});
+  CHECK(
+      s ==
+      R"({"op":"reply","id":"b","tick":20,"ok":false,"error":{"code":"cooldown","message":"Emote cooldown: 5s remaining.","remaining_ticks":81}})"
+      "\n");
+  s.clear();
+  encode_error(s, request_id{}, 3,
+               api::error{api::error_code::bad_request, "must be a string", "$.player", {}});
+  CHECK(
+      s ==
+      R"({"op":"reply","tick":3,"ok":false,"error":{"code":"bad_request","message":"must be a string","path":"$.player"}})"
+      "\n");
+  s.clear();
+  encode_error(s, request_id{}, 0,
+               api::error{api::error_code::unsupported_protocol,
+                          "unsupported protocol version 2; supported: 1",
+                          "$.protocol",
+                          {}});
+  CHECK(s.find(R"("path":"$.protocol","supported":[1]}})") != std::string::npos);
+  CHECK(needs_reply(request_id{}, false));
+  CHECK_FALSE(needs_reply(request_id{}, true));
+  CHECK(needs_reply(request_id{std::int64_t{0}}, true));
+}
+
+TEST_CASE("welcome and bye") {
+  std::string s;
+  encode_welcome(s, welcome_info{"0.1.0", 42, 20, true, false, 12});
+  CHECK(
+      s ==
+      R"({"op":"welcome","protocol":1,"server":"emote-sim/0.1.0","tick":42,"tps":20,"clock":"manual","role":"controller","emotes":12})"
+      "\n");
+  s.clear();
+  encode_welcome(s, welcome_info{"0.1.0", 0, 20, false, true, 0});
+  CHECK(s.find(R"("clock":"realtime","role":"observer")") != std::string::npos);
+  s.clear();
+  encode_bye(s, "slow_consumer");
+  CHECK(s == "{\"op\":\"bye\",\"reason\":\"slow_consumer\"}\n");
+  s.clear();
+  encode_bye(s);
+  CHECK(s == "{\"op\":\"bye\"}\n");
+}
+
+TEST_CASE("query results") {
+  sim::state_snapshot st;
+  st.players = {{"alice", 1, api::role::initiator, false},
+                {"bob", std::nullopt, std::nullopt, true}};
+  st.sessions = {{1, "fx:handshake", "OFFERING", 4, "alice", std::nullopt}};
+  st.cooldowns = {{"alice", "fx:handshake", "cooldown", 96}};
+  std::string s;
+  encode_state_members(s, st);
+  CHECK(
+      s ==
+      R"(,"players":[{"player":"alice","session":1,"role":"initiator","reserved":false},{"player":"bob","session":null,"role":null,"reserved":true}],)"
+      R"("sessions":[{"session":1,"emote":"fx:handshake","state":"OFFERING","tick":4,"initiator":"alice","partner":null}],)"
+      R"("cooldowns":[{"player":"alice","emote":"fx:handshake","state":"cooldown","remaining_ticks":96}])");
+
+  s.clear();
+  emote_summary e{"fx:slide", "animation", "Slide", "", true, 10, true, 100, false};
+  encode_emote_list_members(s, {e});
+  CHECK(
+      s ==
+      R"(,"emotes":[{"id":"fx:slide","type":"animation","name":"Slide","description":"","standalone":true,"duration_ticks":10,"fixed_duration":true,"cooldown_ticks":100,"two_player":false}])");
+
+  s.clear();
+  emote_details d{e, R"(["box"])", R"({"name":"Slide","author":"x"})", ""};
+  encode_emote_info_members(s, d);
+  CHECK(s.ends_with(
+      R"("two_player":false,"nodes":["box"],"metadata":{"name":"Slide","author":"x"})"));
+  d.steps_json = "[]";
+  s.clear();
+  encode_emote_info_members(s, d);
+  CHECK(s.ends_with(R"(,"steps":[])"));
+
+  s.clear();
+  core::diagnostics diags{
+      {"a.json", 3, 5, "$.id", "duplicate emote id: fx:a", core::severity::error},
+      {"b.json", 1, 1, "$", "byte order mark ignored", core::severity::warning}};
+  encode_reload_members(s, 7, diags);
+  CHECK(
+      s ==
+      R"(,"loaded":7,"skipped":[{"file":"a.json","path":"$.id","line":3,"column":5,"message":"duplicate emote id: fx:a"}])");
+}
+
+TEST_CASE("every encoded line is valid JSON") {
+  api::frame f{1, {}};
+  f.events.push_back(spawn(1, 1, "minecraft:overworld"));
+  api::ev_display_spawn t = spawn(1, 2, "minecraft:overworld");
+  t.kind = api::display_kind::text;
+  t.text_json = R"({"text":"a\nb"})";
+  f.events.push_back(t);
+  f.events.push_back(api::ev_command{1, "we\"ird\n", {}, "d", {-0.0, 1e300, 5e-324}, "say \x01"});
+  std::string s;
+  encode_frame(s, f, true);
+  rapidjson::Document d;
+  CHECK_FALSE(parse_json(std::string_view(s).substr(0, s.size() - 1), d));
+  CHECK(d["events"].Size() == 3);
+}

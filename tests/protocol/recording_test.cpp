@@ -1,0 +1,213 @@
+#include "protocol/recording.hpp"
+
+#include "protocol/decode.hpp"
+#include "protocol/encode.hpp"
+#include "protocol/scenario.hpp"
+#include "protocol/sha256.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace emote;
+using namespace emote::protocol;
+
+namespace {
+
+std::string frame_line(api::tick_number tick) {
+  api::frame f{tick,
+               {api::ev_playback_started{1, "alice", "fx:slide", api::role::solo},
+                api::ev_display_view{1, -0.0F, 3}}};
+  frame_encoder enc;
+  enc.begin(f);
+  return enc.encode(full_filter())->line;
+}
+
+std::string sample_recording(bool with_frames) {
+  std::string out;
+  append_header(out, recording_header{"0.1.0", 1, 7, R"({"clock":"realtime","seed":7})",
+                                      std::string(64, 'a'), "2024-05-01T12:00:00Z"});
+  append_connect(out, 0, 1, "controller", "proxy/1.0");
+  auto hello = decode_request(R"({"op":"hello","token":"secret","client":"proxy/1.0"})");
+  append_msg(out, 0, 1, hello->record);
+  append_msg(
+      out, 0, 1,
+      decode_request(R"({"op":"player.join","player":"alice","position":[0,64,0]})")->record);
+  append_msg(
+      out, 0, 1,
+      decode_request(
+          R"({"op":"player.join","player":"kept","position":[0,64,0],"keep_on_disconnect":true})")
+          ->record);
+  append_connect(out, 1, 2, "controller", "bot");
+  append_msg(out, 1, 2,
+             decode_request(R"({"op":"player.join","player":"bob","position":[1,64,0]})")->record);
+  append_msg(out, 1, 2, decode_request(R"({"op":"subscribe","matrix":true})")->record);
+  append_msg(out, 1, 1,
+             decode_request(R"({"op":"emote.play","id":"a","player":"alice","emote":"fx:slide"})")
+                 ->record);
+  append_frame(out, 1, frame_line(1), with_frames);
+  append_msg(out, 3, 2, decode_request(R"({"op":"player.leave","player":"bob"})")->record);
+  append_msg(out, 3, 2,
+             decode_request(R"({"op":"player.join","player":"bob","position":[2,64,0]})")->record);
+  append_disconnect(out, 4, 2);
+  append_frame(out, 4, frame_line(4), with_frames);
+  append_disconnect(out, 5, 1);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("recording lines have the documented shapes") {
+  std::string out;
+  append_header(out,
+                recording_header{"0.1.0", 1, 7, R"({"seed":7})", "ab", "2024-05-01T12:00:00Z"});
+  CHECK(
+      out ==
+      R"({"emote_sim_recording":1,"server":"0.1.0","protocol":1,"seed":7,"config":{"seed":7},"content_digest":"ab","started":"2024-05-01T12:00:00Z"})"
+      "\n");
+  out.clear();
+  append_connect(out, 3, 2, "observer", "nc");
+  append_disconnect(out, 9, 2);
+  append_msg(out, 4, 2, R"({"op":"ping"})");
+  CHECK(out == "{\"tick\":3,\"conn\":2,\"connect\":{\"role\":\"observer\",\"client\":\"nc\"}}\n"
+               "{\"tick\":9,\"conn\":2,\"disconnect\":{}}\n"
+               "{\"tick\":4,\"conn\":2,\"msg\":{\"op\":\"ping\"}}\n");
+  out.clear();
+  const std::string line = "{\"op\":\"frame\",\"tick\":5,\"events\":[]}\n";
+  append_frame(out, 5, line, false);
+  CHECK(out == "{\"tick\":5,\"digest\":\"" +
+                   sha256_hex("{\"op\":\"frame\",\"tick\":5,\"events\":[]}") + "\"}\n");
+  out.clear();
+  append_frame(out, 5, line, true);
+  CHECK(out.ends_with(",\"frame\":{\"op\":\"frame\",\"tick\":5,\"events\":[]}}\n"));
+}
+
+TEST_CASE("a recording reads back: header, connections, messages without tokens, digests, frames") {
+  for (bool with_frames : {false, true}) {
+    auto rec = parse_recording(sample_recording(with_frames));
+    REQUIRE_MESSAGE(rec.ok(), (rec.ok() ? "" : rec.error()));
+    CHECK(rec->header.server == "0.1.0");
+    CHECK(rec->header.seed == 7);
+    CHECK(rec->header.config_json == R"({"clock":"realtime","seed":7})");
+    CHECK(rec->header.started == "2024-05-01T12:00:00Z");
+    CHECK_FALSE(rec->truncated_tail);
+    CHECK(rec->last_tick == 5);
+    REQUIRE(rec->entries.size() == 14);
+    const auto& c = std::get<rec_connect>(rec->entries[0]);
+    CHECK(c.conn == 1);
+    CHECK(c.role == "controller");
+    CHECK(c.client == "proxy/1.0");
+    const auto& hello = std::get<rec_msg>(rec->entries[1]);
+    CHECK(hello.json == R"({"op":"hello","client":"proxy/1.0"})"); // token removed
+    const auto& f = std::get<rec_frame>(rec->entries[8]);
+    CHECK(f.tick == 1);
+    CHECK(f.digest == sha256_hex(frame_line(1).substr(0, frame_line(1).size() - 1)));
+    CHECK(f.frame_line.has_value() == with_frames);
+    if (with_frames) {
+      CHECK(*f.frame_line + "\n" == frame_line(1)); // the exact bytes, "-0.0" included
+    }
+    CHECK(std::holds_alternative<rec_disconnect>(rec->entries.back()));
+  }
+}
+
+TEST_CASE("a truncated last line is ignored; other damage is an error with its line") {
+  const std::string full = sample_recording(true);
+  // Cut inside the last line (a crash while writing).
+  const std::string cut = full.substr(0, full.size() - 10);
+  auto rec = parse_recording(cut);
+  REQUIRE(rec.ok());
+  CHECK(rec->truncated_tail);
+  CHECK(rec->entries.size() == 13);
+  // Every prefix is readable.
+  for (std::size_t n = full.find('\n') + 1; n < full.size(); n += 7) {
+    CHECK_MESSAGE(parse_recording(std::string_view(full).substr(0, n)).ok(), n);
+  }
+  // A complete last line without its newline still counts.
+  auto no_newline = parse_recording(full.substr(0, full.size() - 1));
+  REQUIRE(no_newline.ok());
+  CHECK(no_newline->entries.size() == 14);
+
+  std::string broken = full;
+  broken.insert(broken.find('\n') + 1, "{oops\n");
+  auto bad = parse_recording(broken);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().starts_with("line 2: invalid JSON at offset 1"));
+
+  CHECK(parse_recording("").error() == "empty recording (no header line)");
+  CHECK(
+      parse_recording("{\"tick\":0}\n").error().starts_with("line 1: not an emote-sim recording"));
+  std::string back = full + "{\"tick\":2,\"conn\":1,\"disconnect\":{}}\n";
+  CHECK(parse_recording(back).error() == "line 16: tick 2 goes back in time");
+  std::string tampered = sample_recording(true);
+  const auto at = tampered.find("\"reason\"") != std::string::npos
+                      ? tampered.find("\"reason\"")
+                      : tampered.find("\"role\":\"solo\"");
+  tampered.replace(at, 13, "\"role\":\"oops\"");
+  CHECK(parse_recording(tampered).error().ends_with("the frame does not match its digest"));
+}
+
+TEST_CASE("record-to-scenario: one script, connection ops dropped, disconnects become leaves") {
+  auto rec = parse_recording(sample_recording(false));
+  REQUIRE(rec.ok());
+  auto text = recording_to_scenario(*rec, scenario_conversion{"", {"emotes"}});
+  REQUIRE(text.ok());
+  auto s = parse_scenario(*text, "/tmp/rec/case.json");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error()));
+  CHECK(s->name == "recorded 2024-05-01T12:00:00Z");
+  CHECK(s->seed == 7);
+  CHECK(s->ticks == 6);
+  CHECK(s->emotes[0] == std::filesystem::path("/tmp/rec/emotes"));
+  REQUIRE(s->script.size() == 8);
+  const std::pair<std::int64_t, const char*> expected[] = {
+      {0, R"({"op":"player.join","player":"alice","position":[0,64,0]})"},
+      {0, R"({"op":"player.join","player":"kept","position":[0,64,0],"keep_on_disconnect":true})"},
+      {1, R"({"op":"player.join","player":"bob","position":[1,64,0]})"},
+      {1, R"({"op":"emote.play","id":"a","player":"alice","emote":"fx:slide"})"},
+      {3, R"({"op":"player.leave","player":"bob"})"},
+      {3, R"({"op":"player.join","player":"bob","position":[2,64,0]})"},
+      {4, R"({"op":"player.leave","player":"bob"})"},   // conn 2 closed
+      {5, R"({"op":"player.leave","player":"alice"})"}, // conn 1 closed; "kept" stays
+  };
+  for (std::size_t i = 0; i < std::size(expected); ++i) {
+    CHECK(s->script[i].tick == expected[i].first);
+    CHECK(s->script[i].line == expected[i].second);
+  }
+}
+
+TEST_CASE("content digests follow discovery order and cover paths and bytes") {
+  const std::string ab = content_digest_of({{"b.json", "2"}, {"A.json", "1"}});
+  CHECK(ab == content_digest_of({{"A.json", "1"}, {"b.json", "2"}})); // sorted by lower-cased path
+  CHECK(ab != content_digest_of({{"A.json", "2"}, {"b.json", "1"}}));
+  CHECK(content_digest_of({{"ab", "c"}}) != content_digest_of({{"a", "bc"}}));
+  // The layout: path, 0, size (8 bytes big-endian), bytes.
+  std::string layout = std::string("x.json") + '\0' + std::string(7, '\0') + '\x02' + "{}";
+  CHECK(content_digest_of({{"x.json", "{}"}}) == sha256_hex(layout));
+
+  const auto dir = std::filesystem::temp_directory_path() / "emote_digest_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "Sub");
+  std::ofstream(dir / "b.json") << "{\"b\":1}";
+  std::ofstream(dir / "Sub" / "a.JSON") << "{\"a\":1}";
+  std::ofstream(dir / "notes.txt") << "ignored";
+  auto d = content_digest({dir});
+  REQUIRE(d.ok());
+  CHECK(*d == content_digest_of({{"Sub/a.JSON", "{\"a\":1}"}, {"b.json", "{\"b\":1}"}}));
+  auto two = content_digest({dir, dir / "Sub"});
+  REQUIRE(two.ok());
+  CHECK(*two ==
+        content_digest_of(
+            {{"0/Sub/a.JSON", "{\"a\":1}"}, {"0/b.json", "{\"b\":1}"}, {"1/a.JSON", "{\"a\":1}"}}));
+  CHECK_FALSE(content_digest({dir / "missing"}).ok());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("recordings are read from files") {
+  const auto file = std::filesystem::temp_directory_path() / "emote_recording_test.ndjson";
+  std::ofstream(file, std::ios::binary) << sample_recording(true);
+  auto rec = read_recording(file);
+  REQUIRE(rec.ok());
+  CHECK(rec->entries.size() == 14);
+  std::filesystem::remove(file);
+  CHECK_FALSE(read_recording(file).ok());
+}
