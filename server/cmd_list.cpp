@@ -22,7 +22,8 @@ constexpr const char* list_usage =
     "usage: emote-sim list [--emotes DIR] [--config FILE]\n"
     "  Load an emote folder and print id, type, duration, standalone and two-player for every\n"
     "  registered emote. Defaults: the config file config/emote-sim.json when it exists (its\n"
-    "  `emotes` folder, relative to the file, and its `disabled` list), else the folder `emotes`.\n";
+    "  `emotes` folder, relative to the file, and its `disabled` list), else the folder "
+    "`emotes`.\n";
 
 std::string trim_java(std::string_view s) {
   std::size_t b = 0;
@@ -70,7 +71,8 @@ bool read_config(const fs::path& file, fs::path& emotes, std::vector<std::string
         return false;
       }
       auto id = trim_java(v.as_string());
-      if (!core::is_blank(id) && std::find(disabled.begin(), disabled.end(), id) == disabled.end()) {
+      if (!core::is_blank(id) &&
+          std::find(disabled.begin(), disabled.end(), id) == disabled.end()) {
         disabled.push_back(std::move(id));
       }
     }
