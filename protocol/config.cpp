@@ -1,5 +1,7 @@
 #include "protocol/config.hpp"
 
+#include "engine/core/identifier.hpp"
+#include "engine/core/time_string.hpp"
 #include "protocol/json.hpp"
 
 #include <algorithm>
@@ -19,29 +21,24 @@ std::string_view sv(const Value& v) {
 }
 
 bool is_identifier(std::string_view id) {
-  const std::size_t c = id.find(':');
-  if (c == std::string_view::npos || c == 0 || c + 1 == id.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < id.size(); ++i) {
-    const char ch = id[i];
-    const bool common =
-        (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
-    if (i < c ? !common : (i > c && !common && ch != '/')) {
-      return false;
-    }
-  }
-  return true;
+  return core::check_identifier(id) == core::identifier_error::none;
 }
 
+// The time in ticks, or the detail after "must be a valid Minecraft time: ".
+core::result<std::int64_t, std::string> time_ticks(std::string_view s, std::int32_t minimum) {
+  auto t = core::parse_time(s, minimum);
+  if (!t) {
+    return core::failure{std::string(core::time_error_detail(t.error()))};
+  }
+  return std::int64_t{*t};
+}
+
+// Java String.trim(): strips every char <= U+0020 at both ends.
 std::string_view trim(std::string_view s) {
-  auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-  };
-  while (!s.empty() && space(s.front())) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) {
     s.remove_prefix(1);
   }
-  while (!s.empty() && space(s.back())) {
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) {
     s.remove_suffix(1);
   }
   return s;
@@ -85,21 +82,21 @@ bool read_idle(errors& e, const Value& v, const std::string& path,
       return e.fail(path + "." + std::string(k), "unknown key");
     }
   }
-  if (auto it = v.FindMember("delay"); it != v.MemberEnd()) {
-    if (!it->value.IsString()) {
+  if (const auto* it = find_member(v, "delay"); it != nullptr) {
+    if (!it->IsString()) {
       return e.fail(path + ".delay", "must be a string");
     }
-    auto t = parse_time_string(sv(it->value), 1);
+    auto t = time_ticks(sv(*it), 1);
     if (!t) {
       return e.fail(path + ".delay", "must be a valid Minecraft time: " + t.error());
     }
     idle.delay = *t;
   }
-  auto it = v.FindMember("emote");
-  if (it == v.MemberEnd()) {
+  const auto* it = find_member(v, "emote");
+  if (it == nullptr) {
     return e.fail(path + ".emote", "is required");
   }
-  const Value& list = it->value;
+  const Value& list = *it;
   const std::string lpath = path + ".emote";
   if (!list.IsArray() || list.Empty()) {
     return e.fail(lpath, "must be a non-empty array");
@@ -158,34 +155,34 @@ bool read_rule(errors& e, const Value& v, const std::string& path, sim::access_r
       return e.fail(path + "." + std::string(k), "unknown key");
     }
   }
-  auto perm = v.FindMember("permission");
-  if (perm == v.MemberEnd()) {
+  const auto* perm = find_member(v, "permission");
+  if (perm == nullptr) {
     return e.fail(path + ".permission", "is required");
   }
-  if (!perm->value.IsString() || trim(sv(perm->value)).empty()) {
+  if (!perm->IsString() || core::is_blank(sv(*perm))) {
     return e.fail(path + ".permission", "must be a non-blank string");
   }
-  rule.permission.assign(sv(perm->value));
-  auto emotes = v.FindMember("emotes");
-  if (emotes == v.MemberEnd()) {
+  rule.permission.assign(sv(*perm));
+  const auto* emotes = find_member(v, "emotes");
+  if (emotes == nullptr) {
     return e.fail(path + ".emotes", "is required");
   }
-  if (!emotes->value.IsArray()) {
+  if (!emotes->IsArray()) {
     return e.fail(path + ".emotes", "must be an array");
   }
-  for (rapidjson::SizeType i = 0; i < emotes->value.Size(); ++i) {
+  for (rapidjson::SizeType i = 0; i < emotes->Size(); ++i) {
     std::string p;
-    if (!read_pattern(e, emotes->value[i], path + ".emotes[" + std::to_string(i) + "]", p)) {
+    if (!read_pattern(e, (*emotes)[i], path + ".emotes[" + std::to_string(i) + "]", p)) {
       return false;
     }
     rule.emotes.push_back(std::move(p));
   }
-  if (auto cd = v.FindMember("cooldown"); cd != v.MemberEnd() && !cd->value.IsNull()) {
+  if (const auto* cd = find_member(v, "cooldown"); cd != nullptr && !cd->IsNull()) {
     const std::string p = path + ".cooldown";
-    if (!cd->value.IsString()) {
+    if (!cd->IsString()) {
       return e.fail(p, "must be a string");
     }
-    const std::string_view s = sv(cd->value);
+    const std::string_view s = sv(*cd);
     sim::access_rule::cooldown_modifier mod;
     if (!s.empty() && s[0] == 'x') {
       double k = 0;
@@ -196,7 +193,7 @@ bool read_rule(errors& e, const Value& v, const std::string& path, sim::access_r
       mod.is_factor = true;
       mod.factor = k;
     } else {
-      auto t = parse_time_string(s, 0);
+      auto t = time_ticks(s, 0);
       if (!t) {
         return e.fail(p, "must be a valid Minecraft time: " + t.error());
       }
@@ -204,9 +201,9 @@ bool read_rule(errors& e, const Value& v, const std::string& path, sim::access_r
     }
     rule.cooldown = mod;
   }
-  if (auto idle = v.FindMember("idle"); idle != v.MemberEnd() && !idle->value.IsNull()) {
+  if (const auto* idle = find_member(v, "idle"); idle != nullptr && !idle->IsNull()) {
     sim::access_rule::idle_settings settings;
-    if (!read_idle(e, idle->value, path + ".idle", settings)) {
+    if (!read_idle(e, *idle, path + ".idle", settings)) {
       return false;
     }
     rule.idle = std::move(settings);
@@ -253,96 +250,6 @@ bool read_limits(errors& e, const Value& v, const std::string& path, sim::engine
 }
 
 } // namespace
-
-core::result<std::int64_t, std::string> parse_time_string(std::string_view s, std::int64_t min) {
-  std::size_t i = 0;
-  while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '-')) {
-    ++i;
-  }
-  const std::string_view number = s.substr(0, i);
-  if (number.empty()) {
-    return core::failure{std::string("expected float")};
-  }
-  { // -?([0-9]+(\.[0-9]*)?|\.[0-9]+)
-    std::size_t j = number[0] == '-' ? 1 : 0;
-    std::size_t int_digits = 0;
-    while (j < number.size() && number[j] >= '0' && number[j] <= '9') {
-      ++j;
-      ++int_digits;
-    }
-    std::size_t frac_digits = 0;
-    if (j < number.size() && number[j] == '.') {
-      ++j;
-      while (j < number.size() && number[j] >= '0' && number[j] <= '9') {
-        ++j;
-        ++frac_digits;
-      }
-      if (int_digits == 0 && frac_digits == 0) {
-        return core::failure{std::string("invalid float")};
-      }
-    } else if (int_digits == 0) {
-      return core::failure{std::string("invalid float")};
-    }
-    if (j != number.size()) {
-      return core::failure{std::string("invalid float")};
-    }
-  }
-  float f = 0;
-  {
-    // from_chars rejects a leading '.', so read "0.5" for ".5" (same value).
-    std::string text(number);
-    const bool negative = text[0] == '-';
-    std::string body = negative ? text.substr(1) : text;
-    if (body[0] == '.') {
-      body.insert(body.begin(), '0');
-    }
-    auto r = std::from_chars(body.data(), body.data() + body.size(), f);
-    if (r.ec == std::errc::result_out_of_range) {
-      f = std::numeric_limits<float>::infinity();
-    } else if (r.ec != std::errc()) {
-      return core::failure{std::string("invalid float")};
-    }
-    if (negative) {
-      f = -f;
-    }
-  }
-  std::size_t u = i;
-  while (u < s.size() && ((s[u] >= '0' && s[u] <= '9') || (s[u] >= 'A' && s[u] <= 'Z') ||
-                          (s[u] >= 'a' && s[u] <= 'z') || s[u] == '_' || s[u] == '-' ||
-                          s[u] == '.' || s[u] == '+')) {
-    ++u;
-  }
-  const std::string_view unit = s.substr(i, u - i);
-  float scale = 0;
-  if (unit.empty() || unit == "t") {
-    scale = 1;
-  } else if (unit == "s") {
-    scale = 20;
-  } else if (unit == "d") {
-    scale = 24000;
-  } else {
-    return core::failure{std::string("invalid unit")};
-  }
-  const float p = f * scale;
-  const double rounded = std::floor(static_cast<double>(p) + 0.5);
-  std::int64_t ticks = 0;
-  if (std::isnan(rounded)) {
-    ticks = 0;
-  } else if (rounded >= 2147483647.0) {
-    ticks = 2147483647;
-  } else if (rounded <= -2147483648.0) {
-    ticks = -2147483648LL;
-  } else {
-    ticks = static_cast<std::int64_t>(rounded);
-  }
-  if (ticks < min) {
-    return core::failure{std::string("tick count too low")};
-  }
-  if (u != s.size()) {
-    return core::failure{std::string("trailing input")};
-  }
-  return ticks;
-}
 
 std::optional<std::string> apply_engine_config(sim::engine_config& out,
                                                const rapidjson::Value& config,
@@ -394,7 +301,7 @@ std::optional<std::string> apply_engine_config(sim::engine_config& out,
           break;
         }
         const std::string_view id = trim(sv(v[i]));
-        if (id.empty()) {
+        if (core::is_blank(id)) {
           e.fail(ip, "must not be blank");
           break;
         }

@@ -10,10 +10,8 @@
 
 #include <rapidjson/document.h>
 
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace emote::protocol {
 
@@ -22,9 +20,5 @@ namespace emote::protocol {
 std::optional<std::string> apply_engine_config(sim::engine_config& out,
                                                const rapidjson::Value& config,
                                                const std::string& path);
-
-/// formats.md §2.3 time string ("20", "1.5s", "1d") to whole ticks, with field minimum `min`.
-/// The error is the detail after "must be a valid Minecraft time: ".
-core::result<std::int64_t, std::string> parse_time_string(std::string_view s, std::int64_t min);
 
 } // namespace emote::protocol

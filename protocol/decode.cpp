@@ -1,7 +1,8 @@
 #include "protocol/decode.hpp"
 
+#include "engine/core/identifier.hpp"
+#include "protocol/item.hpp"
 #include "protocol/json.hpp"
-#include "protocol/snbt.hpp"
 
 #include <algorithm>
 #include <array>
@@ -45,16 +46,16 @@ struct checker {
 
   // The member `key` of `obj`, or nullptr when absent or null (null = absent).
   static const Value* find(const Value& obj, std::string_view key) {
-    auto it = obj.FindMember(Value(rapidjson::StringRef(key.data(), key.size())));
-    if (it == obj.MemberEnd() || it->value.IsNull()) {
+    const auto* it = find_member(obj, key);
+    if (it == nullptr || it->IsNull()) {
       return nullptr;
     }
-    return &it->value;
+    return it;
   }
   // The member including an explicit null.
   static const Value* find_raw(const Value& obj, std::string_view key) {
-    auto it = obj.FindMember(Value(rapidjson::StringRef(key.data(), key.size())));
-    return it == obj.MemberEnd() ? nullptr : &it->value;
+    const auto* it = find_member(obj, key);
+    return it;
   }
 
   bool string(const Value& v, const std::string& path, std::string& out, bool non_empty = false) {
@@ -161,7 +162,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string");
     }
-    auto id = snbt::resource_location(sv(v));
+    auto id = core::parse_resource_location(sv(v));
     if (v.GetStringLength() == 0 || !id || id->back() == ':') {
       return fail(path, "must be a resource location like minecraft:overworld");
     }
@@ -190,7 +191,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string (an item id or SNBT compound) or null");
     }
-    auto parsed = snbt::parse_item(sv(v));
+    auto parsed = parse_item(sv(v));
     if (!parsed) {
       return fail(path, parsed.error());
     }
@@ -903,6 +904,41 @@ const op_entry* find_op(std::string_view name) {
   return nullptr;
 }
 
+// The path of the first member whose key repeats an earlier key of the same object (in a walk
+// that sorts each object's keys, so a huge object costs n log n), skipping the root's `document`
+// (emote.register hands it to the content loader, whose JSON rules decide). Empty: none.
+std::string duplicate_key(const Value& v, const std::string& path, bool root) {
+  if (v.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      if (auto d = duplicate_key(v[i], index_path(path, i), false); !d.empty()) {
+        return d;
+      }
+    }
+    return {};
+  }
+  if (!v.IsObject()) {
+    return {};
+  }
+  std::vector<std::string_view> keys;
+  keys.reserve(v.MemberCount());
+  for (const auto& m : v.GetObject()) {
+    keys.push_back(sv(m.name));
+  }
+  std::sort(keys.begin(), keys.end());
+  if (auto twin = std::adjacent_find(keys.begin(), keys.end()); twin != keys.end()) {
+    return member_path(path, *twin);
+  }
+  for (const auto& m : v.GetObject()) {
+    if (root && sv(m.name) == "document") {
+      continue;
+    }
+    if (auto d = duplicate_key(m.value, member_path(path, sv(m.name)), false); !d.empty()) {
+      return d;
+    }
+  }
+  return {};
+}
+
 core::failure<decode_failure> failed(request_id id, api::error_code code, std::string message,
                                      std::string path = {}) {
   return core::failure{
@@ -932,6 +968,14 @@ core::result<request, decode_failure> decode_request(std::string_view line) {
     } else if (!id->IsNull()) {
       return failed({}, api::error_code::bad_request, "must be a string or an integer", "$.id");
     }
+  }
+  // Duplicate keys would make the request and its recorded copy disagree about which value
+  // counts; refuse them.
+  if (std::string dup = duplicate_key(doc, "$", true); !dup.empty()) {
+    if (dup == "$.id") {
+      r.id = {};
+    }
+    return failed(std::move(r.id), api::error_code::bad_request, "duplicate key", std::move(dup));
   }
   const Value* op = checker::find(doc, "op");
   if (op == nullptr) {

@@ -396,23 +396,16 @@ void frame_encoder::begin(const api::frame& f) {
   removed_handles_.clear();
   cache_.clear();
   frame_ = &f;
-  event_dimension_.assign(f.events.size(), std::string_view{});
+  dimensions_ready_ = false;
 
-  auto session_dim = [&](api::session_id s) -> std::string_view {
-    auto it = session_dimension_.find(s);
-    return it == session_dimension_.end() ? std::string_view{} : std::string_view(it->second);
-  };
-  for (std::size_t i = 0; i < f.events.size(); ++i) {
-    const api::event& e = f.events[i];
-    std::string_view& dim = event_dimension_[i];
+  // Bookkeeping only; what each event's dimension is gets worked out when a filter needs it.
+  // Forgetting waits for the next frame, so the lookups see this frame's state either way.
+  for (const api::event& e : f.events) {
     if (const auto* c = std::get_if<api::ev_command>(&e)) {
-      dim = c->dimension;
       session_dimension_.try_emplace(c->session, c->dimension);
     } else if (const auto* cb = std::get_if<api::ev_callback>(&e)) {
-      dim = cb->dimension;
       session_dimension_.try_emplace(cb->session, cb->dimension);
     } else if (const auto* sp = std::get_if<api::ev_display_spawn>(&e)) {
-      dim = sp->dimension;
       session_dimension_.try_emplace(sp->session, sp->dimension);
       if (sp->handle > 0 && sp->handle < max_tracked_handle) {
         const auto h = static_cast<std::size_t>(sp->handle);
@@ -421,6 +414,32 @@ void frame_encoder::begin(const api::frame& f) {
         }
         handle_session_[h] = sp->session;
       }
+    } else if (const auto* r = std::get_if<api::ev_display_remove>(&e)) {
+      removed_handles_.insert(removed_handles_.end(), r->handles.begin(), r->handles.end());
+      ended_sessions_.push_back(r->session);
+    } else if (const auto* st = std::get_if<api::ev_playback_stopped>(&e)) {
+      ended_sessions_.push_back(st->session);
+    }
+  }
+}
+
+void frame_encoder::resolve_dimensions() {
+  dimensions_ready_ = true;
+  const auto& events = frame_->events;
+  event_dimension_.assign(events.size(), std::string_view{});
+  auto session_dim = [&](api::session_id s) -> std::string_view {
+    auto it = session_dimension_.find(s);
+    return it == session_dimension_.end() ? std::string_view{} : std::string_view(it->second);
+  };
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const api::event& e = events[i];
+    std::string_view& dim = event_dimension_[i];
+    if (const auto* c = std::get_if<api::ev_command>(&e)) {
+      dim = c->dimension;
+    } else if (const auto* cb = std::get_if<api::ev_callback>(&e)) {
+      dim = cb->dimension;
+    } else if (const auto* sp = std::get_if<api::ev_display_spawn>(&e)) {
+      dim = sp->dimension;
     } else if (const auto* u = std::get_if<api::ev_display_update>(&e)) {
       if (u->handle > 0 && static_cast<std::size_t>(u->handle) < handle_session_.size()) {
         const api::session_id s = handle_session_[static_cast<std::size_t>(u->handle)];
@@ -434,10 +453,6 @@ void frame_encoder::begin(const api::frame& f) {
       dim = session_dim(v->session);
     } else if (const auto* r = std::get_if<api::ev_display_remove>(&e)) {
       dim = session_dim(r->session);
-      removed_handles_.insert(removed_handles_.end(), r->handles.begin(), r->handles.end());
-      ended_sessions_.push_back(r->session);
-    } else if (const auto* st = std::get_if<api::ev_playback_stopped>(&e)) {
-      ended_sessions_.push_back(st->session);
     }
   }
 }
@@ -459,7 +474,10 @@ std::shared_ptr<encoded_frame> frame_encoder::take_buffer() {
   return b;
 }
 
-void frame_encoder::write(std::string& out, const frame_filter& filter, std::size_t& count) const {
+void frame_encoder::write(std::string& out, const frame_filter& filter, std::size_t& count) {
+  if (!filter.dimensions.empty() && !dimensions_ready_) {
+    resolve_dimensions();
+  }
   json_out o(out);
   frame_head(o, frame_->tick);
   event_writer w{o, filter.matrix};
@@ -469,10 +487,12 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
     if ((filter.types & (1U << events[i].index())) == 0) {
       continue;
     }
-    const std::string_view dim = event_dimension_[i];
-    if (!filter.dimensions.empty() && !dim.empty() &&
-        !std::binary_search(filter.dimensions.begin(), filter.dimensions.end(), dim)) {
-      continue;
+    if (!filter.dimensions.empty()) {
+      const std::string_view dim = event_dimension_[i];
+      if (!dim.empty() &&
+          !std::binary_search(filter.dimensions.begin(), filter.dimensions.end(), dim)) {
+        continue;
+      }
     }
     if (count != 0) {
       o.ch(',');

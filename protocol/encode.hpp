@@ -74,7 +74,8 @@ void encode_frame(std::string& out, const api::frame& f, bool matrix);
 /// with other threads.
 class frame_encoder {
 public:
-  /// Start a new frame. `f` must stay valid until the next begin().
+  /// Start a new frame. `f` must stay valid while encode() is called for it; with the Engine that
+  /// means encoding every variant needed before its next apply() or step().
   void begin(const api::frame& f);
   /// The frame's line for `filter`, encoded at most once per frame and filter.
   std::shared_ptr<const encoded_frame> encode(const frame_filter& filter);
@@ -83,12 +84,15 @@ public:
   [[nodiscard]] std::size_t variant_count() const noexcept { return cache_.size(); }
 
 private:
-  void write(std::string& out, const frame_filter& filter, std::size_t& count) const;
+  void write(std::string& out, const frame_filter& filter, std::size_t& count);
+  void resolve_dimensions();
   std::shared_ptr<encoded_frame> take_buffer();
 
   const api::frame* frame_ = nullptr;
-  // Per event of the current frame: its dimension, or empty when it has none.
+  // Per event of the current frame: its dimension, or empty when it has none (worked out on the
+  // first dimension-filtered encode of the frame).
   std::vector<std::string_view> event_dimension_;
+  bool dimensions_ready_ = false;
   std::map<api::session_id, std::string> session_dimension_;
   std::vector<api::session_id> handle_session_; // index = handle; 0 = free
   std::vector<api::session_id> ended_sessions_; // forgotten at the next begin()

@@ -39,11 +39,11 @@ std::optional<std::string> read_window(const Value& obj, const std::string& path
   const std::pair<const char*, std::optional<std::int64_t>*> keys[] = {
       {"tick", &w.tick}, {"by", &w.by}, {"after", &w.after}};
   for (const auto& [key, out] : keys) {
-    auto it = obj.FindMember(key);
-    if (it == obj.MemberEnd()) {
+    const auto* it = find_member(obj, key);
+    if (it == nullptr) {
       continue;
     }
-    auto v = as_int64(it->value);
+    auto v = as_int64(*it);
     if (!v) {
       return path + "." + key + ": must be an integer";
     }
@@ -113,11 +113,11 @@ parse_result parse_one(const Value& v, const std::string& path) {
     const std::pair<const char*, std::optional<std::int64_t>*> bounds[] = {
         {"equals", &e.equals}, {"at_least", &e.at_least}, {"at_most", &e.at_most}};
     for (const auto& [key, out] : bounds) {
-      auto it = v.FindMember(key);
-      if (it == v.MemberEnd()) {
+      const auto* it = find_member(v, key);
+      if (it == nullptr) {
         continue;
       }
-      auto n = as_int64(it->value);
+      auto n = as_int64(*it);
       if (!n || *n < 0) {
         return bad(path + "." + key, "must be an integer >= 0");
       }
@@ -182,8 +182,8 @@ bool fields_match(const expectation& e, std::string_view head, const Value& actu
     if (name == head || is_window_key(name)) {
       continue;
     }
-    auto it = actual.FindMember(m.name);
-    if (it == actual.MemberEnd() || !subset_match(m.value, it->value)) {
+    const auto* it = find_member(actual, sv(m.name));
+    if (it == nullptr || !subset_match(m.value, *it)) {
       return false;
     }
   }
@@ -202,9 +202,8 @@ bool item_matches(const expectation& e, const output_log::item& it) {
     return false;
   }
   if (e.type == expectation::kind::reply) {
-    auto id = it.value->FindMember("id");
-    return id != it.value->MemberEnd() && same_id(*e.reply_id, id->value) &&
-           fields_match(e, "reply", *it.value);
+    const auto* id = find_member(*it.value, "id");
+    return id != nullptr && same_id(*e.reply_id, *id) && fields_match(e, "reply", *it.value);
   }
   return type_matches(e.event_type, it.type) && fields_match(e, "event", *it.value);
 }
@@ -242,8 +241,8 @@ std::string describe(const output_log::item& it) {
 std::string why_missing(const expectation& e, const output_log& log) {
   if (e.type == expectation::kind::reply) {
     for (const auto& it : log.replies()) {
-      auto id = it.value->FindMember("id");
-      if (id != it.value->MemberEnd() && same_id(*e.reply_id, id->value)) {
+      const auto* id = find_member(*it.value, "id");
+      if (id != nullptr && same_id(*e.reply_id, *id)) {
         return "the reply differs: " + describe(it);
       }
     }
@@ -357,31 +356,30 @@ void output_log::add_line(std::string_view line) {
     ++bad_lines_;
     return;
   }
-  auto op = doc->FindMember("op");
-  auto tick = doc->FindMember("tick");
-  if (op == doc->MemberEnd() || !op->value.IsString() || tick == doc->MemberEnd() ||
-      !as_int64(tick->value)) {
+  const auto* op = find_member(*doc, "op");
+  const auto* tick = find_member(*doc, "tick");
+  if (op == nullptr || !op->IsString() || tick == nullptr || !as_int64(*tick)) {
     return;
   }
-  const std::int64_t t = *as_int64(tick->value) - base_;
-  const std::string_view name = sv(op->value);
+  const std::int64_t t = *as_int64(*tick) - base_;
+  const std::string_view name = sv(*op);
   if (name == "reply") {
     replies_.push_back({seq_++, t, doc.get(), {}});
   } else if (name == "frame") {
-    auto events = doc->FindMember("events");
-    if (events == doc->MemberEnd() || !events->value.IsArray()) {
+    const auto* events = find_member(*doc, "events");
+    if (events == nullptr || !events->IsArray()) {
       ++bad_lines_;
       return;
     }
-    for (const auto& ev : events->value.GetArray()) {
+    for (const auto& ev : events->GetArray()) {
       if (!ev.IsObject()) {
         continue;
       }
-      auto type = ev.FindMember("type");
-      if (type == ev.MemberEnd() || !type->value.IsString()) {
+      const auto* type = find_member(ev, "type");
+      if (type == nullptr || !type->IsString()) {
         continue;
       }
-      events_.push_back({seq_++, t, &ev, sv(type->value)});
+      events_.push_back({seq_++, t, &ev, sv(*type)});
     }
   } else {
     return;
@@ -407,8 +405,8 @@ bool subset_match(const rapidjson::Value& expected, const rapidjson::Value& actu
       return false;
     }
     for (const auto& m : expected.GetObject()) {
-      auto it = actual.FindMember(m.name);
-      if (it == actual.MemberEnd() || !subset_match(m.value, it->value)) {
+      const auto* it = find_member(actual, sv(m.name));
+      if (it == nullptr || !subset_match(m.value, *it)) {
         return false;
       }
     }

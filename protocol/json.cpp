@@ -279,6 +279,12 @@ void json_out::f32(float v) {
     raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
     return;
   }
+  // Integral values below 10^4 in magnitude: to_chars would print them as plain integers too
+  // (an exponent form needs at least five characters), and integer formatting is much cheaper.
+  if (v > -10000.0F && v < 10000.0F && v == static_cast<float>(static_cast<int>(v))) {
+    i64(static_cast<int>(v));
+    return;
+  }
   char buf[32];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   b_->append(buf, r.ptr);
@@ -291,6 +297,10 @@ void json_out::f64(double v) {
   }
   if (v == 0) {
     raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
+    return;
+  }
+  if (v > -10000.0 && v < 10000.0 && v == static_cast<double>(static_cast<int>(v))) {
+    i64(static_cast<int>(v)); // as in f32()
     return;
   }
   char buf[40];
@@ -356,6 +366,21 @@ std::string to_json(const rapidjson::Value& v) {
   std::string s;
   json_out(s).value(v);
   return s;
+}
+
+const rapidjson::Value* find_member(const rapidjson::Value& obj, std::string_view key) noexcept {
+  if (!obj.IsObject()) {
+    return nullptr;
+  }
+  // Indexed walk: comparing RapidJSON member iterators is ambiguous under C++20 rewritten
+  // operators.
+  auto m = obj.MemberBegin();
+  for (rapidjson::SizeType i = 0; i < obj.MemberCount(); ++i, ++m) {
+    if (std::string_view(m->name.GetString(), m->name.GetStringLength()) == key) {
+      return &m->value;
+    }
+  }
+  return nullptr;
 }
 
 bool is_integral(const rapidjson::Value& v) noexcept {

@@ -68,7 +68,11 @@ private:
 /// Compact text of a value (a convenience over json_out::value).
 std::string to_json(const rapidjson::Value& v);
 
-/// JSON-equality-free helpers used by decoders.
+/// The member `key` of an object; nullptr when absent or when `obj` is not an object.
+[[nodiscard]] const rapidjson::Value* find_member(const rapidjson::Value& obj,
+                                                  std::string_view key) noexcept;
+
+/// Helpers used by decoders.
 [[nodiscard]] bool is_integral(const rapidjson::Value& v) noexcept;
 /// The value as int64 when it is a number with an integral value in range.
 [[nodiscard]] std::optional<std::int64_t> as_int64(const rapidjson::Value& v) noexcept;

@@ -134,50 +134,50 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       return line_error(line_no, "must be a JSON object");
     }
     if (!have_header) {
-      auto magic = doc.FindMember("emote_sim_recording");
-      if (magic == doc.MemberEnd() || as_int64(magic->value) != 1) {
+      const auto* magic = find_member(doc, "emote_sim_recording");
+      if (magic == nullptr || as_int64(*magic) != 1) {
         return line_error(line_no, "not an emote-sim recording (header emote_sim_recording 1)");
       }
       recording_header& h = rec.header;
       auto str = [&](const char* key, std::string& out) -> bool {
-        auto it = doc.FindMember(key);
-        if (it == doc.MemberEnd() || !it->value.IsString()) {
+        const auto* it = find_member(doc, key);
+        if (it == nullptr || !it->IsString()) {
           return false;
         }
-        out.assign(sv(it->value));
+        out.assign(sv(*it));
         return true;
       };
       if (!str("server", h.server) || !str("content_digest", h.content_digest) ||
           !str("started", h.started)) {
         return line_error(line_no, "header needs server, content_digest and started strings");
       }
-      auto protocol = doc.FindMember("protocol");
-      auto seed = doc.FindMember("seed");
-      auto config = doc.FindMember("config");
-      if (protocol == doc.MemberEnd() || !as_int64(protocol->value) || seed == doc.MemberEnd() ||
-          !as_int64(seed->value) || config == doc.MemberEnd() || !config->value.IsObject()) {
+      const auto* protocol = find_member(doc, "protocol");
+      const auto* seed = find_member(doc, "seed");
+      const auto* config = find_member(doc, "config");
+      if (protocol == nullptr || !as_int64(*protocol) || seed == nullptr || !as_int64(*seed) ||
+          config == nullptr || !config->IsObject()) {
         return line_error(line_no, "header needs integer protocol and seed and a config object");
       }
-      h.protocol = *as_int64(protocol->value);
-      h.seed = *as_int64(seed->value);
-      h.config_json = to_json(config->value);
+      h.protocol = *as_int64(*protocol);
+      h.seed = *as_int64(*seed);
+      h.config_json = to_json(*config);
       have_header = true;
       continue;
     }
-    auto tick_it = doc.FindMember("tick");
-    if (tick_it == doc.MemberEnd() || !as_int64(tick_it->value) || *as_int64(tick_it->value) < 0) {
+    const auto* tick_it = find_member(doc, "tick");
+    if (tick_it == nullptr || !as_int64(*tick_it) || *as_int64(*tick_it) < 0) {
       return line_error(line_no, "needs a tick (integer >= 0)");
     }
-    const std::int64_t tick = *as_int64(tick_it->value);
+    const std::int64_t tick = *as_int64(*tick_it);
     if (tick < rec.last_tick) {
       return line_error(line_no, "tick " + std::to_string(tick) + " goes back in time");
     }
     rec.last_tick = tick;
-    if (auto digest = doc.FindMember("digest"); digest != doc.MemberEnd()) {
-      if (!digest->value.IsString() || digest->value.GetStringLength() != 64) {
+    if (const auto* digest = find_member(doc, "digest"); digest != nullptr) {
+      if (!digest->IsString() || digest->GetStringLength() != 64) {
         return line_error(line_no, "digest must be 64 hexadecimal digits");
       }
-      rec_frame f{tick, std::string(sv(digest->value)), std::nullopt};
+      rec_frame f{tick, std::string(sv(*digest)), std::nullopt};
       if (doc.HasMember("frame")) {
         // The frame's exact bytes: the writer puts it last, after `"frame":`.
         const std::size_t at = line.find(R"(,"frame":)");
@@ -193,27 +193,26 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       rec.entries.emplace_back(std::move(f));
       continue;
     }
-    auto conn_it = doc.FindMember("conn");
-    if (conn_it == doc.MemberEnd() || !as_int64(conn_it->value)) {
+    const auto* conn_it = find_member(doc, "conn");
+    if (conn_it == nullptr || !as_int64(*conn_it)) {
       return line_error(line_no, "needs conn (an integer) or digest");
     }
-    const std::int64_t conn = *as_int64(conn_it->value);
-    if (auto msg = doc.FindMember("msg"); msg != doc.MemberEnd()) {
-      if (!msg->value.IsObject()) {
+    const std::int64_t conn = *as_int64(*conn_it);
+    if (const auto* msg = find_member(doc, "msg"); msg != nullptr) {
+      if (!msg->IsObject()) {
         return line_error(line_no, "msg must be an object");
       }
-      rec.entries.emplace_back(rec_msg{tick, conn, to_json(msg->value)});
-    } else if (auto c = doc.FindMember("connect"); c != doc.MemberEnd()) {
-      if (!c->value.IsObject()) {
+      rec.entries.emplace_back(rec_msg{tick, conn, to_json(*msg)});
+    } else if (const auto* c = find_member(doc, "connect"); c != nullptr) {
+      if (!c->IsObject()) {
         return line_error(line_no, "connect must be an object");
       }
       rec_connect e{tick, conn, {}, {}};
-      if (auto r = c->value.FindMember("role"); r != c->value.MemberEnd() && r->value.IsString()) {
-        e.role.assign(sv(r->value));
+      if (const auto* r = find_member(*c, "role"); r != nullptr && r->IsString()) {
+        e.role.assign(sv(*r));
       }
-      if (auto cl = c->value.FindMember("client");
-          cl != c->value.MemberEnd() && cl->value.IsString()) {
-        e.client.assign(sv(cl->value));
+      if (const auto* cl = find_member(*c, "client"); cl != nullptr && cl->IsString()) {
+        e.client.assign(sv(*cl));
       }
       rec.entries.emplace_back(std::move(e));
     } else if (doc.HasMember("disconnect")) {
@@ -327,18 +326,17 @@ core::result<std::string, std::string> recording_to_scenario(const recording& r,
         return core::failure{"recorded message at tick " + std::to_string(m->tick) +
                              " is not a JSON object"};
       }
-      auto op = doc.FindMember("op");
-      const std::string_view name =
-          op != doc.MemberEnd() && op->value.IsString() ? sv(op->value) : std::string_view{};
+      const auto* op = find_member(doc, "op");
+      const std::string_view name = op != nullptr && op->IsString() ? sv(*op) : std::string_view{};
       if (!script_op_allowed(name) || name == "subscribe") {
         continue;
       }
-      auto player = doc.FindMember("player");
-      if (player != doc.MemberEnd() && player->value.IsString()) {
-        const std::string p(sv(player->value));
+      const auto* player = find_member(doc, "player");
+      if (player != nullptr && player->IsString()) {
+        const std::string p(sv(*player));
         if (name == "player.join") {
-          auto keep = doc.FindMember("keep_on_disconnect");
-          const bool kept = keep != doc.MemberEnd() && keep->value.IsTrue();
+          const auto* keep = find_member(doc, "keep_on_disconnect");
+          const bool kept = keep != nullptr && keep->IsTrue();
           if (!kept && owner_of(p) == nullptr) {
             owned[m->conn].push_back(p);
           }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 namespace emote::protocol {
 namespace {
@@ -18,6 +19,28 @@ constexpr std::uintmax_t max_scenario_bytes = std::uintmax_t{64} << 20;
 
 std::string_view sv(const Value& v) {
   return {v.GetString(), v.GetStringLength()};
+}
+
+// The entry as the client line it scripts: every member but `tick`, in written order.
+std::string without_tick(const Value& entry) {
+  std::string line;
+  json_out o(line);
+  o.ch('{');
+  bool first = true;
+  for (const auto& m : entry.GetObject()) {
+    if (sv(m.name) == "tick") {
+      continue;
+    }
+    if (!first) {
+      o.ch(',');
+    }
+    first = false;
+    o.str(sv(m.name));
+    o.ch(':');
+    o.value(m.value);
+  }
+  o.ch('}');
+  return line;
 }
 
 } // namespace
@@ -42,26 +65,26 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
   scenario s;
   s.file = file;
   s.name = file.stem().string();
-  for (const auto& m : doc.GetObject()) {
+  for (const auto& m : std::as_const(doc).GetObject()) {
     const std::string_view k = sv(m.name);
     if (k != "scenario" && k != "name" && k != "description" && k != "emotes" && k != "seed" &&
         k != "config" && k != "ticks" && k != "script" && k != "expect") {
       return fail("$." + std::string(k), "unknown key");
     }
   }
-  if (auto it = doc.FindMember("scenario"); it != doc.MemberEnd()) {
-    auto v = as_int64(it->value);
+  if (const auto* it = find_member(doc, "scenario"); it != nullptr) {
+    auto v = as_int64(*it);
     if (!v || *v != 1) {
       return fail("$.scenario", "must be 1");
     }
   }
-  if (auto it = doc.FindMember("name"); it != doc.MemberEnd()) {
-    if (!it->value.IsString()) {
+  if (const auto* it = find_member(doc, "name"); it != nullptr) {
+    if (!it->IsString()) {
       return fail("$.name", "must be a string");
     }
-    s.name.assign(sv(it->value));
+    s.name.assign(sv(*it));
   }
-  if (auto it = doc.FindMember("emotes"); it != doc.MemberEnd()) {
+  if (const auto* it = find_member(doc, "emotes"); it != nullptr) {
     const std::filesystem::path base = file.parent_path();
     auto add = [&](const Value& v, const std::string& path) -> std::optional<std::string> {
       if (!v.IsString() || v.GetStringLength() == 0) {
@@ -71,13 +94,13 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
       s.emotes.push_back((p.is_absolute() ? p : base / p).lexically_normal());
       return std::nullopt;
     };
-    if (it->value.IsString()) {
-      if (auto e = add(it->value, "$.emotes")) {
+    if (it->IsString()) {
+      if (auto e = add(*it, "$.emotes")) {
         return core::failure{where + ": " + *e};
       }
-    } else if (it->value.IsArray()) {
-      for (rapidjson::SizeType i = 0; i < it->value.Size(); ++i) {
-        if (auto e = add(it->value[i], "$.emotes[" + std::to_string(i) + "]")) {
+    } else if (it->IsArray()) {
+      for (rapidjson::SizeType i = 0; i < it->Size(); ++i) {
+        if (auto e = add((*it)[i], "$.emotes[" + std::to_string(i) + "]")) {
           return core::failure{where + ": " + *e};
         }
       }
@@ -85,14 +108,14 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
       return fail("$.emotes", "must be an array of folders");
     }
   }
-  if (auto it = doc.FindMember("config"); it != doc.MemberEnd()) {
-    if (auto e = apply_engine_config(s.engine, it->value, "$.config")) {
+  if (const auto* it = find_member(doc, "config"); it != nullptr) {
+    if (auto e = apply_engine_config(s.engine, *it, "$.config")) {
       return core::failure{where + ": " + *e};
     }
-    s.config_json = to_json(it->value);
+    s.config_json = to_json(*it);
   }
-  if (auto it = doc.FindMember("seed"); it != doc.MemberEnd()) {
-    auto v = as_int64(it->value);
+  if (const auto* it = find_member(doc, "seed"); it != nullptr) {
+    auto v = as_int64(*it);
     if (!v) {
       return fail("$.seed", "must be an integer");
     }
@@ -101,32 +124,31 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
   s.seed = s.engine.seed;
 
   std::int64_t last_tick = -1;
-  if (auto it = doc.FindMember("script"); it != doc.MemberEnd()) {
-    if (!it->value.IsArray()) {
+  if (const auto* it = find_member(doc, "script"); it != nullptr) {
+    if (!it->IsArray()) {
       return fail("$.script", "must be an array");
     }
-    for (rapidjson::SizeType i = 0; i < it->value.Size(); ++i) {
-      Value& entry = it->value[i];
+    for (rapidjson::SizeType i = 0; i < it->Size(); ++i) {
+      const Value& entry = (*it)[i];
       const std::string path = "$.script[" + std::to_string(i) + "]";
       if (!entry.IsObject()) {
         return fail(path, "must be an object");
       }
-      auto tick = entry.FindMember("tick");
-      if (tick == entry.MemberEnd()) {
+      const auto* tick = find_member(entry, "tick");
+      if (tick == nullptr) {
         return fail(path + ".tick", "is required");
       }
-      auto t = as_int64(tick->value);
+      auto t = as_int64(*tick);
       if (!t || *t < 0 || *t > std::numeric_limits<std::int32_t>::max()) {
         return fail(path + ".tick", "must be an integer >= 0");
       }
-      auto op = entry.FindMember("op");
-      if (op != entry.MemberEnd() && op->value.IsString() && !script_op_allowed(sv(op->value))) {
-        return fail(path + ".op", std::string(sv(op->value)) +
+      const auto* op = find_member(entry, "op");
+      if (op != nullptr && op->IsString() && !script_op_allowed(sv(*op))) {
+        return fail(path + ".op", std::string(sv(*op)) +
                                       " is not allowed in a script (the runner owns the "
                                       "connection and the clock)");
       }
-      entry.EraseMember("tick"); // keeps the members' order
-      s.script.push_back({*t, to_json(entry), i});
+      s.script.push_back({*t, without_tick(entry), i});
       last_tick = std::max(last_tick, *t);
     }
     std::stable_sort(s.script.begin(), s.script.end(),
@@ -136,8 +158,8 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
   if (last_tick < 0) {
     s.ticks = default_tail_ticks;
   }
-  if (auto it = doc.FindMember("ticks"); it != doc.MemberEnd()) {
-    auto v = as_int64(it->value);
+  if (const auto* it = find_member(doc, "ticks"); it != nullptr) {
+    auto v = as_int64(*it);
     if (!v || *v < 1 || *v > std::numeric_limits<std::int32_t>::max()) {
       return fail("$.ticks", "must be an integer >= 1");
     }
@@ -151,8 +173,8 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
       }
     }
   }
-  if (auto it = doc.FindMember("expect"); it != doc.MemberEnd()) {
-    auto set = expectation_set::parse(it->value);
+  if (const auto* it = find_member(doc, "expect"); it != nullptr) {
+    auto set = expectation_set::parse(*it);
     if (!set) {
       return core::failure{where + ": " + set.error()};
     }

@@ -55,7 +55,7 @@ int cmd_run(std::span<const std::string_view> args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
+      std::cout << usage;
       return 0;
     }
     if (a == "--out" || a == "--emotes") {

@@ -1,8 +1,8 @@
 #pragma once
-// The seam between the server tools and engine/content: loading emote folders into a catalog and
-// describing its entries for emote.list / emote.info. The implementation over engine/content lives
-// in server/content_loader.cpp (added when engine/content lands; its presence, with the Engine's
-// engine/sim/engine.cpp, switches EMOTE_SIM_HAVE_ENGINE on).
+// The seam between the server tools and engine/content: loading emote folders into a catalog,
+// adding runtime documents (emote.register), and describing entries for emote.list / emote.info.
+// make_content_loader() gives the implementation over engine/content (server/content_loader.cpp);
+// tests may substitute their own.
 
 #include "engine/core/diagnostic.hpp"
 #include "engine/core/result.hpp"
@@ -32,13 +32,19 @@ class content_loader {
 public:
   virtual ~content_loader() = default;
 
-  /// Load the folders as one content set (formats.md §1.1) plus runtime-registered documents
-  /// (emote.register, JSON text each), leaving out config-`disabled` Animations from resolution.
-  /// Diagnostics about a registered document have an empty `file`. An error only when nothing
-  /// could be read at all (a missing folder).
+  /// Load the folders as one content set (formats.md §1.1), then add the runtime-registered
+  /// documents (emote.register, JSON text each, in registration order; one that no longer fits is
+  /// skipped with its diagnostics). Config-`disabled` Animations are left out of resolution. An
+  /// error only when a folder does not exist.
   virtual core::result<loaded_content, std::string>
   load(const std::vector<std::filesystem::path>& roots, const std::vector<std::string>& disabled,
        const std::vector<std::string>& registered) = 0;
+
+  /// emote.register: `base` plus one document, or the document's diagnostics (their `file` is
+  /// empty; paths are inside the document).
+  virtual core::result<loaded_content, core::diagnostics>
+  add(const content::catalog& base, std::string_view document,
+      const std::vector<std::string>& disabled) = 0;
 
   [[nodiscard]] virtual std::int64_t size(const content::catalog& c) const = 0;
   [[nodiscard]] virtual std::vector<protocol::emote_summary>

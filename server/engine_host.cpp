@@ -62,23 +62,21 @@ protocol::sim_host::reload_outcome engine_host::reload() {
 }
 
 core::result<std::string, api::error> engine_host::register_emote(std::string_view document_json) {
-  std::vector<std::string> documents = registered_;
-  documents.emplace_back(document_json);
-  auto content = loader_->load(roots_, config_.disabled, documents);
-  if (!content) {
-    return core::failure{api::error{api::error_code::internal, content.error(), {}, {}}};
-  }
-  for (const auto& d : content->diagnostics) {
-    if (d.severity == core::severity::error && d.file.empty()) {
-      return core::failure{
-          api::error{api::error_code::bad_request,
-                     d.message,
-                     "$.document" + (d.path.empty() ? std::string() : d.path.substr(1)),
-                     {}}};
+  auto added = loader_->add(engine_->catalog(), document_json, config_.disabled);
+  if (!added) {
+    for (const auto& d : added.error()) {
+      if (d.severity == core::severity::error) {
+        const std::string inner = d.path.size() > 1 ? d.path.substr(1) : std::string();
+        return core::failure{
+            api::error{api::error_code::bad_request, d.message, "$.document" + inner, {}}};
+      }
     }
+    return core::failure{api::error{
+        api::error_code::bad_request, "the document was not accepted", "$.document", {}}};
   }
-  // The Engine can only swap catalogs through reload(), which stops every playback with RELOAD;
-  // registering must not, so it waits for an Engine entry point that keeps playbacks running.
+  // The document is valid. The Engine can swap catalogs only through reload(), which stops every
+  // playback with RELOAD; registering must not, so it waits for an Engine entry point that keeps
+  // playbacks running.
   return core::failure{
       api::error{api::error_code::internal,
                  "emote.register needs an Engine catalog swap that keeps running playbacks",

@@ -13,8 +13,8 @@ namespace {
 constexpr std::array<command_entry, 7> commands{{
     {"serve", cmd_serve,
      "serve   [--config FILE] [--emotes DIR] [--listen ADDR]... [--clock realtime|manual]\n"
-     "          [--seed N] [--record FILE [--record-frames]] [--metrics HOST:PORT] [--log-level "
-     "L]"},
+     "          [--seed N] [--record FILE [--record-frames]] [--metrics HOST:PORT]\n"
+     "          [--log-level L]                       the socket server"},
     {"check", cmd_check, "check PATH... [--json] [--strict]   validate emote files"},
     {"list", cmd_list,
      "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},

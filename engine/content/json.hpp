@@ -46,12 +46,13 @@ public:
   /// The member `key` of an object, or nullptr (also for non-objects).
   [[nodiscard]] const json_value* find(std::string_view key) const noexcept;
 
-  void set_null() { v_.emplace<0>(); }
-  void set_bool(bool b) { v_.emplace<1>(b); }
-  void set_number(double d) { v_.emplace<2>(d); }
-  void set_string(std::string s) { v_.emplace<3>(std::move(s)); }
-  array_type& set_array() { return v_.emplace<4>(); }
-  object_type& set_object() { return v_.emplace<5>(); }
+  // Defined after json_member: emplace destroys the old alternative, which needs it complete.
+  void set_null();
+  void set_bool(bool b);
+  void set_number(double d);
+  void set_string(std::string s);
+  array_type& set_array();
+  object_type& set_object();
 
   std::uint32_t line = 0;   ///< 1-based
   std::uint32_t column = 0; ///< 1-based, Unicode scalar values
@@ -64,6 +65,13 @@ struct json_member {
   std::string key;
   json_value value;
 };
+
+inline void json_value::set_null() { v_.emplace<0>(); }
+inline void json_value::set_bool(bool b) { v_.emplace<1>(b); }
+inline void json_value::set_number(double d) { v_.emplace<2>(d); }
+inline void json_value::set_string(std::string s) { v_.emplace<3>(std::move(s)); }
+inline json_value::array_type& json_value::set_array() { return v_.emplace<4>(); }
+inline json_value::object_type& json_value::set_object() { return v_.emplace<5>(); }
 
 /// A dialect warning or the parse error.
 struct json_notice {

@@ -364,10 +364,12 @@ private:
                             "item_stack_snbt", "item_source", "item_display", "skin"});
         break;
       case node_type::block_display: {
-        auto k = c_.at("block_state_snbt");
-        const json_value* b = nullptr;
-        if (!c_.require(v, "block_state_snbt", b) || !snbt(*b, n.block_state)) {
-          return false;
+        {
+          auto k = c_.at("block_state_snbt");
+          const json_value* b = nullptr;
+          if (!c_.require(v, "block_state_snbt", b) || !snbt(*b, n.block_state)) {
+            return false;
+          }
         }
         n.block_state_snbt = core::to_snbt(n.block_state);
         c_.unknown_keys(v, {"type", "parent", "space", "transform", "visible", "entity_nbt",
@@ -375,12 +377,14 @@ private:
         break;
       }
       case node_type::text_display: {
-        auto k = c_.at("text");
-        const json_value* t = nullptr;
-        if (!c_.require(v, "text", t)) {
-          return false;
+        {
+          auto k = c_.at("text");
+          const json_value* t = nullptr;
+          if (!c_.require(v, "text", t)) {
+            return false;
+          }
+          n.text_json = to_json(*t);
         }
-        n.text_json = to_json(*t);
         c_.unknown_keys(v, {"type", "parent", "space", "transform", "visible", "entity_nbt",
                             "text"});
         break;
@@ -743,19 +747,21 @@ private:
       }
       visible_keyframe k;
       k.time = time;
-      auto kv = c_.at("value");
-      const json_value* v = nullptr;
-      if (!c_.require(kf, "value", v)) {
-        return false;
-      }
-      if (v->is_bool()) {
-        k.value = v->as_bool();
-      } else if (v->is_string()) {
-        if (!compile(*v, molang_kind::track, k.expression, k.source)) {
+      {
+        auto kv = c_.at("value");
+        const json_value* v = nullptr;
+        if (!c_.require(kf, "value", v)) {
           return false;
         }
-      } else {
-        return c_.fail(*v, "must be a boolean or a Molang string");
+        if (v->is_bool()) {
+          k.value = v->as_bool();
+        } else if (v->is_string()) {
+          if (!compile(*v, molang_kind::track, k.expression, k.source)) {
+            return false;
+          }
+        } else {
+          return c_.fail(*v, "must be a boolean or a Molang string");
+        }
       }
       c_.unknown_keys(kf, {"time", "value"});
       out.push_back(std::move(k));

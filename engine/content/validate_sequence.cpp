@@ -243,16 +243,18 @@ private:
       auto k = c_.at("repeat");
       return c_.fail(*e.find("repeat"), "is not supported on a wait step");
     }
-    auto k = c_.at("wait");
-    const auto& w = *e.find("wait");
-    if (i == 0 || i + 1 == n) {
-      return c_.fail(w, "must be between emote steps");
-    }
-    if (previous == element_kind::wait) {
-      return c_.fail(w, "must not follow another wait step");
-    }
-    if (!c_.as_time(w, 1, st.wait)) {
-      return false;
+    {
+      auto k = c_.at("wait");
+      const auto& w = *e.find("wait");
+      if (i == 0 || i + 1 == n) {
+        return c_.fail(w, "must be between emote steps");
+      }
+      if (previous == element_kind::wait) {
+        return c_.fail(w, "must not follow another wait step");
+      }
+      if (!c_.as_time(w, 1, st.wait)) {
+        return false;
+      }
     }
     c_.unknown_keys(e, {"wait"});
     return true;

@@ -34,8 +34,8 @@ struct nbt_entry;
 struct nbt_compound {
   std::vector<nbt_entry> entries;
 
-  [[nodiscard]] bool empty() const noexcept { return entries.empty(); }
-  [[nodiscard]] std::size_t size() const noexcept { return entries.size(); }
+  [[nodiscard]] bool empty() const noexcept;
+  [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] const nbt_tag* find(std::string_view key) const noexcept;
   [[nodiscard]] nbt_tag* find(std::string_view key) noexcept;
   /// Insert or replace (replacement keeps the key's position).
@@ -61,6 +61,10 @@ struct nbt_entry {
   std::string key;
   nbt_tag value;
 };
+
+// Defined here, where nbt_entry is complete (clang with libstdc++ needs it for size()).
+inline bool nbt_compound::empty() const noexcept { return entries.empty(); }
+inline std::size_t nbt_compound::size() const noexcept { return entries.size(); }
 
 /// Parse a string holding exactly one compound. On failure the error is the detail of
 /// "invalid compound SNBT: <detail>" (without that prefix).

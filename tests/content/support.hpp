@@ -68,7 +68,19 @@ public:
     FAIL("no member " << path);
     return *this;
   }
-  [[nodiscard]] std::string text() const { return to_json(root_); }
+  /// The document as JSON. The strings "@NaN@", "@Infinity@" and "@-Infinity@" become the
+  /// dialect's non-finite literals (the compact writer would print null).
+  [[nodiscard]] std::string text() const {
+    std::string t = to_json(root_);
+    for (const auto& [from, to] : {std::pair<std::string_view, std::string_view>{"\"@NaN@\"", "NaN"},
+                                   {"\"@Infinity@\"", "Infinity"},
+                                   {"\"@-Infinity@\"", "-Infinity"}}) {
+      for (auto at = t.find(from); at != std::string::npos; at = t.find(from, at)) {
+        t.replace(at, from.size(), to);
+      }
+    }
+    return t;
+  }
   json_value& root() { return root_; }
 
 private:

@@ -80,6 +80,22 @@ TEST_CASE("ids, missing and unknown ops") {
   CHECK(std::get<std::string>(f.id) == "x");
 }
 
+TEST_CASE("duplicate keys are refused (outside an emote.register document)") {
+  auto f = err(R"({"op":"hello","token":"a","client":"c","token":"b","id":4})");
+  CHECK(f.error.code == api::error_code::bad_request);
+  CHECK(f.error.path == "$.token");
+  CHECK(f.error.message == "duplicate key");
+  CHECK(std::get<std::int64_t>(f.id) == 4);
+  bad(R"({"op":"ping","id":1,"id":2})", "$.id", "duplicate key");
+  CHECK(std::holds_alternative<std::monostate>(err(R"({"op":"ping","id":1,"id":2})").id));
+  bad(R"({"op":"emote.play","player":"a","emote":"x:y","placement":{"position":[0,0,0],"yaw":1,"yaw":2}})",
+      "$.placement.yaw", "duplicate key");
+  bad(R"({"op":"world.blocks","set":[{"at":[0,0,0],"block":"solid"},{"at":[0,0,0],"block":"solid","block":"water"}]})",
+      "$.set[1].block", "duplicate key");
+  // The document follows the content loader's own rules (last value wins, with a warning).
+  CHECK(ok(R"({"op":"emote.register","document":{"id":"a:b","id":"a:c"}})").op == "emote.register");
+}
+
 TEST_CASE("hello") {
   auto r = ok(
       R"({"op":"hello","protocol":1,"role":"observer","token":"s3cret","client":"my-proxy/1.0"})");
@@ -164,7 +180,7 @@ TEST_CASE("player.join and player.update field errors name the path") {
   bad(R"({"op":"player.update","player":"a","dimension":"Nether!"})", "$.dimension");
   bad(R"({"op":"player.update","player":"a","right_hand":5})", "$.right_hand");
   bad(R"({"op":"player.update","player":"a","right_hand":"{count:1}"})", "$.right_hand",
-      "invalid item stack: needs a string id");
+      "invalid item stack: item stack needs an id");
   bad(R"({"op":"player.update","player":"a","right_hand":"{id:\"minecraft:bow\""})", "$.right_hand",
       "invalid compound SNBT");
   bad(R"({"op":"player.update","player":"a","velocity":[0,0,100e307]})", "$.velocity[2]",

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -194,4 +195,27 @@ TEST_CASE("integral values") {
   CHECK(as_int64(d[4]) == 9223372036854775807LL);
   CHECK_FALSE(as_int64(d[5]));
   CHECK(as_int64(d[6]) == std::numeric_limits<std::int64_t>::min());
+}
+
+TEST_CASE("the integer fast path writes exactly what to_chars would") {
+  for (int i = -12000; i <= 12000; ++i) {
+    const float f = static_cast<float>(i);
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, f);
+    std::string expected(buf, r.ptr);
+    if (i == 0) {
+      expected = "0";
+    }
+    REQUIRE(f32s(f) == expected);
+    const double d = static_cast<double>(i);
+    r = std::to_chars(buf, buf + sizeof buf, d);
+    std::string expected64(buf, r.ptr);
+    if (i == 0) {
+      expected64 = "0";
+    }
+    REQUIRE(f64s(d) == expected64);
+  }
+  CHECK(f32s(10000.0F) == "10000");
+  CHECK(f32s(100000.0F) == "1e+05");
+  CHECK(f64s(1e6) == "1e+06");
 }

@@ -1,0 +1,69 @@
+#include "server/commands.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using emote::server::cmd_run;
+
+namespace {
+
+struct captured {
+  int status = 0;
+  std::string out;
+};
+
+captured run(std::vector<std::string_view> args) {
+  std::ostringstream out;
+  auto* old = std::cout.rdbuf(out.rdbuf());
+  captured c;
+  c.status = cmd_run(args);
+  std::cout.rdbuf(old);
+  c.out = out.str();
+  return c;
+}
+
+} // namespace
+
+TEST_CASE("emote-sim run: usage errors and help") {
+  CHECK(run({}).status == 2);
+  CHECK(run({"--bogus", "x.json"}).status == 2);
+  CHECK(run({"x.json", "--out"}).status == 2);
+  auto help = run({"--help"});
+  CHECK(help.status == 0);
+  CHECK(help.out.starts_with("usage: emote-sim run SCENARIO..."));
+}
+
+TEST_CASE("emote-sim run: a scenario that cannot load fails and is counted") {
+  const auto dir = std::filesystem::temp_directory_path() / "emote_run_cmd_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "broken.json") << R"({"script":[{"op":"ping"}]})";
+  const std::string broken = (dir / "broken.json").string();
+  const std::string missing = (dir / "missing.json").string();
+  const std::string out_file = (dir / "out.ndjson").string();
+  auto r = run({broken, missing, "--out", out_file});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("FAIL broken: " + broken + ": $.script[0].tick: is required\n") !=
+        std::string::npos);
+  CHECK(r.out.find("FAIL missing: " + missing + ": cannot read") != std::string::npos);
+  CHECK(r.out.ends_with("0 passed, 2 failed\n"));
+  CHECK(std::filesystem::exists(out_file));
+  std::filesystem::remove_all(dir);
+}
+
+#if !EMOTE_SIM_HAVE_ENGINE
+TEST_CASE("emote-sim run: without an engine every scenario fails and says why") {
+  const auto file = std::filesystem::temp_directory_path() / "emote_run_no_engine.json";
+  std::ofstream(file) << R"({"name":"needs an engine","script":[{"tick":0,"op":"ping","id":1}]})";
+  auto r = run({file.string()});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("FAIL needs an engine: this build has no simulation engine yet") !=
+        std::string::npos);
+  std::filesystem::remove(file);
+}
+#endif
