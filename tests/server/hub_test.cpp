@@ -18,11 +18,14 @@
 #include <rapidjson/document.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace emote::server;
@@ -624,6 +627,20 @@ TEST_CASE("hub: a graceful stop sends SERVER_STOPPING records, then bye, then cl
   CHECK_FALSE(line_client::connect(f.tcp_addr, 1s).ok());
 }
 
+TEST_CASE("hub: a clock.step cut short by the stop is answered shutting_down") {
+  server_fixture f(manual());
+  auto c = f.client();
+  REQUIRE(c.send_line(R"({"op":"clock.step","id":"long","ticks":72000})"));
+  std::this_thread::sleep_for(50ms);
+  std::promise<void> done;
+  asio::post(f.io, [&] { f.server->stop([&] { done.set_value(); }); });
+  const auto r = reply_to(c, R"("long")");
+  CHECK(error_code(r) == "shutting_down");
+  CHECK(parse(r)["tick"].GetInt64() < 72000);
+  CHECK(c.read_line(2s) == R"({"op":"bye","reason":"server_stopping"})");
+  CHECK(done.get_future().wait_for(5s) == std::future_status::ready);
+}
+
 TEST_CASE("hub: recording captures connects, messages, digests and the stop") {
   const auto file = temp_path("rec.ndjson");
   emote::protocol::recording_header header;
@@ -705,4 +722,44 @@ TEST_CASE("hub: constant-time token comparison") {
   CHECK_FALSE(constant_time_equal("abc", "ab"));
   CHECK_FALSE(constant_time_equal("", "a"));
   CHECK_FALSE(constant_time_equal(std::string("a\0b", 3), "a"));
+}
+
+// A measurement, not a check of speed: run it by hand with
+//   build/dev/tests/test_server -tc="*measure*" --no-skip -s
+// It serves a realtime clock for EMOTE_SIM_MEASURE_SECONDS (default 60) with a playing emote and
+// a subscriber, then compares ticks done with the elapsed wall time.
+TEST_CASE("[measure] realtime clock: ticks done vs elapsed" * doctest::skip(true)) {
+  const char* env = std::getenv("EMOTE_SIM_MEASURE_SECONDS");
+  const double seconds = env != nullptr ? std::atof(env) : 60.0;
+  const auto t0 = std::chrono::steady_clock::now();
+  server_fixture f; // realtime; the clock starts here
+  f.run_on([&] {
+    f.host.wave_ticks = 1000000;
+    return 0;
+  });
+  auto c = f.client();
+  auto o = f.client("observer");
+  REQUIRE(o.send_line(R"({"op":"subscribe"})"));
+  REQUIRE(c.send_line(R"({"op":"player.join","player":"a","position":[0,64,0]})"));
+  REQUIRE(c.send_line(R"({"op":"emote.play","id":1,"player":"a","emote":"test:wave"})"));
+  std::atomic<bool> run{true};
+  std::thread reader([&] {
+    while (run) {
+      (void)o.read_line(100ms);
+    }
+  });
+  std::this_thread::sleep_until(t0 + std::chrono::duration<double>(seconds));
+  const auto [ticks, skipped, behind] = f.run_on(
+      [&] { return std::make_tuple(f.m.ticks_total, f.m.ticks_skipped_total, f.m.ticks_behind); });
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run = false;
+  reader.join();
+  const double expected = elapsed * 20.0;
+  MESSAGE("elapsed " << elapsed << " s, ticks done " << ticks << ", expected " << expected << " ("
+                     << (static_cast<double>(ticks) - expected) << " ticks, "
+                     << (static_cast<double>(ticks) / elapsed) << " TPS), skipped " << skipped
+                     << ", behind at the last tick " << behind);
+  CHECK(std::abs(static_cast<double>(ticks) - expected) <= 2.0);
+  CHECK(skipped == 0);
 }
