@@ -140,7 +140,7 @@ hub_settings manual() {
 std::string read_until(line_client& c, const std::function<bool(const std::string&)>& pred,
                        int limit = 10000) {
   for (int i = 0; i < limit; ++i) {
-    auto line = c.read_line(3s);
+    auto line = c.read_line(30s);
     REQUIRE_MESSAGE(line.has_value(), "no more lines");
     if (pred(*line)) {
       return *line;

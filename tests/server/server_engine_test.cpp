@@ -13,8 +13,10 @@
 #include <boost/asio/post.hpp>
 #include <rapidjson/document.h>
 
+#include <filesystem>
 #include <future>
 #include <thread>
+#include <unistd.h>
 
 using namespace emote::server;
 namespace asio = boost::asio;
@@ -28,10 +30,15 @@ constexpr bool no_engine = false;
 constexpr bool no_engine = true;
 #endif
 
+std::filesystem::path test_emotes() {
+  return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes";
+}
+
 struct engine_server {
-  explicit engine_server(const emote::sim::engine_config& cfg = {}) {
+  explicit engine_server(const emote::sim::engine_config& cfg = {},
+                         const std::filesystem::path& emotes = test_emotes()) {
     spdlog::set_level(spdlog::level::off);
-    auto h = make_serve_host(std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes", cfg);
+    auto h = make_serve_host(emotes, cfg);
     REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error()));
     host = std::move(h).value();
     hub_settings s;
@@ -221,4 +228,37 @@ TEST_CASE("[engine] server: a disconnect makes the connection's players leave wi
                        std::string::npos;
   }
   CHECK(seen);
+}
+
+TEST_CASE("[engine] server: emote.reload swaps the catalog; a failed reload keeps the old one" *
+          doctest::skip(no_engine)) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("emote_sim_reload_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(test_emotes(), dir, std::filesystem::copy_options::recursive);
+  engine_server s({}, dir);
+  auto c = s.client();
+  conversation t(c);
+  t.ok(R"("op":"subscribe","events":["playback.stopped"])");
+  t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  // A reload stops every playback with RELOAD and loads the folder as it is now.
+  std::filesystem::remove(dir / "t.big.json");
+  const auto r = t.ask(R"("op":"emote.reload")");
+  CHECK_MESSAGE(r.find(R"("loaded":10)") != std::string::npos, r);
+  t.ok(R"("op":"clock.step","ticks":1)");
+  bool reload_stop = false;
+  for (const auto& line : t.other) {
+    reload_stop = reload_stop || line.find(R"("reason":"RELOAD")") != std::string::npos;
+  }
+  CHECK(reload_stop);
+  t.fails(R"("op":"emote.play","player":"alice","emote":"t:big")", "unknown_emote", "");
+  // The folder is gone: the reload fails and the running catalog stays.
+  std::filesystem::remove_all(dir);
+  const auto failed = t.ask(R"("op":"emote.reload")");
+  CHECK_MESSAGE(failed.find(R"("ok":false)") != std::string::npos, failed);
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  std::promise<std::string> text;
+  asio::post(s.io, [&] { text.set_value(s.server->render_metrics()); });
+  CHECK(text.get_future().get().find("emote_sim_reload_failures_total 1") != std::string::npos);
 }
