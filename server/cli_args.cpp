@@ -23,7 +23,7 @@ core::result<cli_args, std::string> cli_args::parse(std::span<const std::string_
       continue;
     }
     if (!a.starts_with("--")) {
-      return failure("unknown option '" + std::string(a) + "'");
+      return failure{"unknown option '" + std::string(a) + "'"};
     }
     std::string_view name = a.substr(2);
     std::optional<std::string> inline_value;
@@ -38,10 +38,10 @@ core::result<cli_args, std::string> cli_args::parse(std::span<const std::string_
       }
     }
     if (opt == nullptr) {
-      return failure("unknown option '--" + std::string(name) + "'");
+      return failure{"unknown option '--" + std::string(name) + "'"};
     }
     if (!opt->repeatable && out.has(name)) {
-      return failure("option '--" + std::string(name) + "' given twice");
+      return failure{"option '--" + std::string(name) + "' given twice"};
     }
     std::string value;
     if (opt->takes_value) {
@@ -50,10 +50,10 @@ core::result<cli_args, std::string> cli_args::parse(std::span<const std::string_
       } else if (i + 1 < args.size()) {
         value = std::string(args[++i]);
       } else {
-        return failure("option '--" + std::string(name) + "' needs a value");
+        return failure{"option '--" + std::string(name) + "' needs a value"};
       }
     } else if (inline_value) {
-      return failure("option '--" + std::string(name) + "' takes no value");
+      return failure{"option '--" + std::string(name) + "' takes no value"};
     }
     out.ordered_.emplace_back(std::string(name), std::move(value));
   }

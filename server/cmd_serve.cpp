@@ -96,14 +96,14 @@ core::result<server_config, std::string> load_serve_config(const cli_args& args)
   }
   config_loader loader;
   if (auto err = add_file_and_environment(loader, file)) {
-    return core::failure(err->text());
+    return core::failure{err->text()};
   }
   if (auto err = add_cli_layer(loader, args)) {
-    return core::failure(err->text());
+    return core::failure{err->text()};
   }
   auto cfg = loader.build();
   if (!cfg) {
-    return core::failure(cfg.error().text());
+    return core::failure{cfg.error().text()};
   }
   cfg->config_file = file;
   return std::move(cfg).value();

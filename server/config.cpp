@@ -112,7 +112,7 @@ core::result<std::int64_t, std::string> parse_time_string(std::string_view s,
                                                           std::int32_t minimum) {
   auto t = core::parse_time(s, minimum);
   if (!t) {
-    return failure(std::string(core::time_error_detail(t.error())));
+    return failure{std::string(core::time_error_detail(t.error()))};
   }
   return static_cast<std::int64_t>(*t);
 }
@@ -120,6 +120,52 @@ core::result<std::int64_t, std::string> parse_time_string(std::string_view s,
 std::optional<std::string> check_pattern(const std::string& p) {
   if (p == "*" || is_identifier(p)) {
     return std::nullopt;
+  }
+  // std::regex compiles recursively: bound what it is given so a config cannot exhaust the stack.
+  int depth = 0;
+  int max_depth = 0;
+  for (const char c : p) {
+    depth += c == '(' || c == '[' ? 1 : (c == ')' || c == ']') && depth > 0 ? -1 : 0;
+    max_depth = std::max(max_depth, depth);
+  }
+  if (p.size() > 1024 || max_depth > 32) {
+    return std::string("regular expression is too long or nests too deeply");
+  }
+  // libstdc++ reads repetition counts and back-reference numbers into a long without a bound.
+  std::size_t run = 0;
+  for (const char c : p) {
+    run = c >= '0' && c <= '9' ? run + 1 : 0;
+    if (run > 6) {
+      return std::string("regular expression has a number over 6 digits");
+    }
+  }
+  // Bounded repetitions ({n}, {n,m}) are expanded into copies when compiled: keep the product
+  // of all their counts small (counting siblings as if nested errs on the safe side).
+  double copies = 1;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] != '{' || (i > 0 && p[i - 1] == '\\')) {
+      continue;
+    }
+    double largest = 0;
+    double n = 0;
+    bool digits = false;
+    for (std::size_t k = i + 1; k < p.size() && p[k] != '}'; ++k) {
+      if (p[k] >= '0' && p[k] <= '9') {
+        n = std::min(n * 10 + (p[k] - '0'), 1e9);
+        digits = true;
+      } else {
+        largest = std::max(largest, n);
+        n = 0;
+      }
+    }
+    largest = std::max(largest, n);
+    if (digits) {
+      copies *= std::max(largest, 1.0);
+    }
+  }
+  if (copies > 10000) {
+    return std::string(
+        "regular expression repeats too much (bounded repetitions over 10000 copies)");
   }
   try {
     std::regex re(p, std::regex::ECMAScript);
@@ -625,29 +671,29 @@ core::result<server_config, config_error> config_loader::build() const {
   if (c.get("schema_version")) {
     if (auto err = int_key(c, "schema_version", 1, 1, n)) {
       err->message = "must be 1";
-      return failure(*err);
+      return failure{*err};
     }
   }
   if (auto err = path_key(c, "emotes", false, cfg.emotes)) {
-    return failure(*err);
+    return failure{*err};
   }
   if (const entry* e = c.get("listen")) {
     const auto& v = *e->value;
     if (!v.IsArray() || v.Empty()) {
-      return failure(c.error("listen", "listen", "must be a non-empty array of addresses"));
+      return failure{c.error("listen", "listen", "must be a non-empty array of addresses")};
     }
     cfg.listen.clear();
     for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
       const std::string at = "listen[" + std::to_string(i) + "]";
       if (!v[i].IsString()) {
-        return failure(c.error(at, "listen", "must be a string"));
+        return failure{c.error(at, "listen", "must be a string")};
       }
       auto a = parse_listen_address({v[i].GetString(), v[i].GetStringLength()});
       if (!a) {
-        return failure(c.error(at, "listen", a.error()));
+        return failure{c.error(at, "listen", a.error())};
       }
       if (std::find(cfg.listen.begin(), cfg.listen.end(), *a) != cfg.listen.end()) {
-        return failure(c.error(at, "listen", "is listed twice"));
+        return failure{c.error(at, "listen", "is listed twice")};
       }
       cfg.listen.push_back(*a);
     }
@@ -655,53 +701,53 @@ core::result<server_config, config_error> config_loader::build() const {
   std::string s;
   if (c.get("clock")) {
     if (auto err = string_key(c, "clock", s)) {
-      return failure(*err);
+      return failure{*err};
     }
     if (s == "realtime") {
       cfg.clock = clock_mode::realtime;
     } else if (s == "manual") {
       cfg.clock = clock_mode::manual;
     } else {
-      return failure(c.error("clock", "clock", "must be \"realtime\" or \"manual\""));
+      return failure{c.error("clock", "clock", "must be \"realtime\" or \"manual\"")};
     }
   }
   n = cfg.tps;
   if (auto err = int_key(c, "tps", 1, 1000, n)) {
-    return failure(*err);
+    return failure{*err};
   }
   cfg.tps = static_cast<std::int32_t>(n);
   n = cfg.engine.seed;
   if (auto err = int_key(c, "seed", INT64_MIN, INT64_MAX, n)) {
-    return failure(*err);
+    return failure{*err};
   }
   cfg.engine.seed = n;
   n = cfg.engine.max_active_display_entities;
   if (auto err = int_key(c, "max_active_display_entities", 0, INT32_MAX, n)) {
-    return failure(*err);
+    return failure{*err};
   }
   cfg.engine.max_active_display_entities = static_cast<std::int32_t>(n);
   if (c.get("cooldown_mode")) {
     if (auto err = string_key(c, "cooldown_mode", s)) {
-      return failure(*err);
+      return failure{*err};
     }
     if (s == "start") {
       cfg.engine.cooldown_mode = sim::cooldown_mode::start;
     } else if (s == "stop") {
       cfg.engine.cooldown_mode = sim::cooldown_mode::stop;
     } else {
-      return failure(c.error("cooldown_mode", "cooldown_mode", "must be \"start\" or \"stop\""));
+      return failure{c.error("cooldown_mode", "cooldown_mode", "must be \"start\" or \"stop\"")};
     }
   }
   if (const entry* e = c.get("disabled")) {
     const auto& v = *e->value;
     if (!v.IsArray()) {
-      return failure(c.error("disabled", "disabled", "must be an array of emote ids"));
+      return failure{c.error("disabled", "disabled", "must be an array of emote ids")};
     }
     // players.md §6.4: trimmed, non-blank, de-duplicated (first occurrence kept).
     for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
       if (!v[i].IsString()) {
-        return failure(
-            c.error("disabled[" + std::to_string(i) + "]", "disabled", "must be a string"));
+        return failure{
+            c.error("disabled[" + std::to_string(i) + "]", "disabled", "must be a string")};
       }
       const std::string id(java_trim({v[i].GetString(), v[i].GetStringLength()}));
       if (!id.empty() && std::find(cfg.engine.disabled.begin(), cfg.engine.disabled.end(), id) ==
@@ -711,13 +757,13 @@ core::result<server_config, config_error> config_loader::build() const {
     }
   }
   if (auto err = parse_permissions(c, cfg.engine.permissions)) {
-    return failure(*err);
+    return failure{*err};
   }
   if (auto err = string_key(c, "auth.controller_token", cfg.auth.controller_token)) {
-    return failure(*err);
+    return failure{*err};
   }
   if (auto err = string_key(c, "auth.observer_token", cfg.auth.observer_token)) {
-    return failure(*err);
+    return failure{*err};
   }
   struct limit_key {
     std::string_view key;
@@ -736,31 +782,31 @@ core::result<server_config, config_error> config_loader::build() const {
   };
   for (const auto& l : limits) {
     if (auto err = int_key(c, l.key, l.lo, l.hi, *l.out)) {
-      return failure(*err);
+      return failure{*err};
     }
   }
   cfg.engine.max_players = static_cast<std::int32_t>(max_players);
   if (c.get("metrics")) {
     if (auto err = string_key(c, "metrics", s)) {
-      return failure(*err);
+      return failure{*err};
     }
     if (!s.empty()) {
       auto a = parse_listen_address(s);
       if (!a) {
-        return failure(c.error("metrics", "metrics", a.error()));
+        return failure{c.error("metrics", "metrics", a.error())};
       }
       if (a->type != listen_address::kind::tcp) {
-        return failure(c.error("metrics", "metrics", "must be a TCP HOST:PORT address"));
+        return failure{c.error("metrics", "metrics", "must be a TCP HOST:PORT address")};
       }
       cfg.metrics = *a;
     }
   }
   if (auto err = path_key(c, "record", true, cfg.record)) {
-    return failure(*err);
+    return failure{*err};
   }
   if (const entry* e = c.get("record_frames")) {
     if (!e->value->IsBool()) {
-      return failure(c.error("record_frames", "record_frames", "must be true or false"));
+      return failure{c.error("record_frames", "record_frames", "must be true or false")};
     }
     cfg.record_frames = e->value->GetBool();
   }

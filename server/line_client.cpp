@@ -32,7 +32,7 @@ core::result<line_client, std::string> line_client::connect(const listen_address
   if (address.type == listen_address::kind::unix_socket) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-      return failure(std::string("socket: ") + std::strerror(errno));
+      return failure{std::string("socket: ") + std::strerror(errno)};
     }
     sockaddr_un sa{};
     sa.sun_family = AF_UNIX;
@@ -40,7 +40,7 @@ core::result<line_client, std::string> line_client::connect(const listen_address
     if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) { // NOLINT
       const std::string err = std::strerror(errno);
       ::close(fd);
-      return failure("cannot connect to " + address.text() + ": " + err);
+      return failure{"cannot connect to " + address.text() + ": " + err};
     }
     return line_client(fd);
   }
@@ -50,7 +50,7 @@ core::result<line_client, std::string> line_client::connect(const listen_address
   addrinfo* res = nullptr;
   const std::string port = std::to_string(address.port);
   if (const int rc = ::getaddrinfo(address.host.c_str(), port.c_str(), &hints, &res); rc != 0) {
-    return failure("cannot resolve " + address.host + ": " + ::gai_strerror(rc));
+    return failure{"cannot resolve " + address.host + ": " + ::gai_strerror(rc)};
   }
   std::string last_error = "no address";
   const auto deadline = clock_type::now() + timeout;
@@ -86,7 +86,7 @@ core::result<line_client, std::string> line_client::connect(const listen_address
     ::close(fd);
   }
   ::freeaddrinfo(res);
-  return failure("cannot connect to " + address.text() + ": " + last_error);
+  return failure{"cannot connect to " + address.text() + ": " + last_error};
 }
 
 line_client::line_client(line_client&& o) noexcept

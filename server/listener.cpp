@@ -112,7 +112,7 @@ open_tcp(asio::io_context& io, const listen_address& address, listener::accept_f
   const auto results = resolver.resolve(address.host, std::to_string(address.port),
                                         asio::ip::tcp::resolver::passive, ec);
   if (ec || results.empty()) {
-    return failure("cannot resolve '" + address.host + "': " + ec.message());
+    return failure{"cannot resolve '" + address.host + "': " + ec.message()};
   }
   const asio::ip::tcp::endpoint ep = results.begin()->endpoint();
   asio::ip::tcp::acceptor acceptor(io);
@@ -127,7 +127,7 @@ open_tcp(asio::io_context& io, const listen_address& address, listener::accept_f
     acceptor.listen(asio::socket_base::max_listen_connections, ec);
   }
   if (ec) {
-    return failure("cannot listen on " + address.text() + ": " + ec.message());
+    return failure{"cannot listen on " + address.text() + ": " + ec.message()};
   }
   listen_address bound = address;
   bound.port = acceptor.local_endpoint().port();
@@ -144,13 +144,13 @@ open_unix(asio::io_context& io, const listen_address& address, listener::accept_
   struct stat st {};
   if (::lstat(address.path.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode)) {
-      return failure("cannot listen on " + address.text() +
-                     ": the path exists and is not a socket");
+      return failure{"cannot listen on " + address.text() +
+                     ": the path exists and is not a socket"};
     }
     proto::socket probe(io);
     probe.connect(proto::endpoint(address.path), ec);
     if (!ec) {
-      return failure("cannot listen on " + address.text() + ": another server is accepting there");
+      return failure{"cannot listen on " + address.text() + ": another server is accepting there"};
     }
     std::filesystem::remove(address.path); // stale socket of a process that is gone
   }
@@ -163,7 +163,7 @@ open_unix(asio::io_context& io, const listen_address& address, listener::accept_
     acceptor.listen(asio::socket_base::max_listen_connections, ec);
   }
   if (ec) {
-    return failure("cannot listen on " + address.text() + ": " + ec.message());
+    return failure{"cannot listen on " + address.text() + ": " + ec.message()};
   }
   return std::unique_ptr<listener>(std::make_unique<basic_listener<proto::acceptor>>(
       std::make_shared<accept_state<proto::acceptor>>(io, std::move(acceptor), address,

@@ -139,7 +139,7 @@ metrics_http::open(asio::io_context& io, const listen_address& address, render_f
   const auto results =
       resolver.resolve(address.host, std::to_string(address.port), tcp::resolver::passive, ec);
   if (ec || results.empty()) {
-    return failure("metrics: cannot resolve '" + address.host + "': " + ec.message());
+    return failure{"metrics: cannot resolve '" + address.host + "': " + ec.message()};
   }
   const tcp::endpoint ep = results.begin()->endpoint();
   tcp::acceptor acceptor(io);
@@ -154,7 +154,7 @@ metrics_http::open(asio::io_context& io, const listen_address& address, render_f
     acceptor.listen(asio::socket_base::max_listen_connections, ec);
   }
   if (ec) {
-    return failure("metrics: cannot listen on " + address.text() + ": " + ec.message());
+    return failure{"metrics: cannot listen on " + address.text() + ": " + ec.message()};
   }
   listen_address bound = address;
   bound.port = acceptor.local_endpoint().port();

@@ -24,12 +24,12 @@ recorder::open(const std::filesystem::path& file, const protocol::recording_head
                bool with_frames) {
   std::FILE* f = std::fopen(file.c_str(), "wb");
   if (f == nullptr) {
-    return failure("cannot create recording '" + file.string() + "': " + std::strerror(errno));
+    return failure{"cannot create recording '" + file.string() + "': " + std::strerror(errno)};
   }
   std::unique_ptr<recorder> r(new recorder(f, file, with_frames));
   protocol::append_header(r->pending_, header);
   if (!r->flush()) {
-    return failure("cannot write recording '" + file.string() + "'");
+    return failure{"cannot write recording '" + file.string() + "'"};
   }
   return r;
 }

@@ -38,16 +38,16 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
   std::shared_ptr<content_loader> loader = make_content_loader();
   auto host = engine_host::create(std::move(loader), {emotes}, config);
   if (!host) {
-    return core::failure(std::string("cannot load emotes from '") + emotes.string() +
-                         "': " + host.error());
+    return core::failure{std::string("cannot load emotes from '") + emotes.string() +
+                         "': " + host.error()};
   }
   return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
 #else
   (void)emotes;
   (void)config;
-  return core::failure(std::string(
+  return core::failure{std::string(
       "this emote-sim was built without the Engine (engine/sim/engine.cpp is not there yet), so "
-      "it cannot simulate; rebuild once the Engine is merged"));
+      "it cannot simulate; rebuild once the Engine is merged")};
 #endif
 }
 

@@ -252,6 +252,16 @@ TEST_CASE("permissions: access rules, cooldown modifiers and idle settings") {
         "config: permissions[1].permission (from f): duplicate permission 'a'");
   CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["demo:(" ]}]})")
             .starts_with("config: permissions[0].emotes[0] (from f): is neither *"));
+  CHECK(bad((R"({"permissions": [{"permission": "a", "emotes": [")" + std::string(40, '(') +
+             std::string(40, ')') + R"("]}]})")
+                .c_str()) == "config: permissions[0].emotes[0] (from f): regular expression is "
+                             "too long or nests too deeply");
+  CHECK(bad(R"x({"permissions": [{"permission": "a", "emotes": ["x{100}(y{200})"]}]})x")
+            .starts_with("config: permissions[0].emotes[0] (from f): regular expression repeats "
+                         "too much"));
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["x{4444444444444444444}"]}]})") ==
+        "config: permissions[0].emotes[0] (from f): regular expression has a number over 6 "
+        "digits");
   CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "x-1"}]})") ==
         "config: permissions[0].cooldown (from f): factor must be a finite number >= 0");
   CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "5m"}]})") ==

@@ -177,8 +177,8 @@ public:
     return o;
   }
   core::result<std::string, api::error> register_emote(std::string_view) override {
-    return core::failure(api::error{api::error_code::bad_request, "registration is not simulated",
-                                    "$.document", std::nullopt});
+    return core::failure{api::error{api::error_code::bad_request, "registration is not simulated",
+                                    "$.document", std::nullopt}};
   }
 
   [[nodiscard]] std::size_t player_count() const { return players_.size(); }
