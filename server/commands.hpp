@@ -19,5 +19,9 @@ struct command_entry {
 int cmd_check(std::span<const std::string_view> args);
 int cmd_list(std::span<const std::string_view> args);
 int cmd_run(std::span<const std::string_view> args);
+int cmd_serve(std::span<const std::string_view> args);
+int cmd_bot(std::span<const std::string_view> args);
+int cmd_replay(std::span<const std::string_view> args);
+int cmd_record_to_scenario(std::span<const std::string_view> args);
 
 } // namespace emote::server

@@ -10,11 +10,21 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 3> commands{{
+constexpr std::array<command_entry, 7> commands{{
+    {"serve", cmd_serve,
+     "serve   [--config FILE] [--emotes DIR] [--listen ADDR]... [--clock realtime|manual]\n"
+     "          [--seed N] [--record FILE [--record-frames]] [--metrics HOST:PORT]\n"
+     "          [--log-level L]                       the socket server"},
     {"check", cmd_check, "check PATH... [--json] [--strict]   validate emote files"},
-    {"list", cmd_list, "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
+    {"list", cmd_list,
+     "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
     {"run", cmd_run,
      "run     SCENARIO... [--out FILE] [--emotes DIR]   in-process scripted run with expectations"},
+    {"bot", cmd_bot,
+     "bot     --connect ADDR [--token T] SCENARIO...      the same script against a live server"},
+    {"replay", cmd_replay, "replay  RECORDING [--emotes DIR] [--allow-content-change]"},
+    {"record-to-scenario", cmd_record_to_scenario,
+     "record-to-scenario RECORDING [--out FILE]            a recording's input as a scenario"},
 }};
 
 void print_help(std::FILE* out) {

@@ -1,0 +1,139 @@
+#include "server/bot.hpp"
+
+#include "protocol/expect.hpp"
+#include "server/line_client.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace emote::server {
+
+namespace {
+
+constexpr std::int64_t max_step = 72000;
+constexpr std::string_view step_id_prefix = "emote-sim-bot/step/";
+
+// A script `subscribe` would change the bot's own subscription; like `run`, the bot keeps the
+// full one and only acknowledges it: the entry is sent as a `ping` with the same id, whose reply
+// is the same `{"op":"reply","id":ID,"tick":N,"ok":true}`.
+std::string prepare_line(const std::string& line) {
+  rapidjson::Document d;
+  d.Parse(line.c_str(), line.size());
+  if (d.HasParseError() || !d.IsObject()) {
+    return line;
+  }
+  auto op = d.FindMember("op");
+  if (op == d.MemberEnd() || !op->value.IsString() ||
+      std::string_view(op->value.GetString()) != "subscribe") {
+    return line;
+  }
+  rapidjson::Document p;
+  p.SetObject();
+  p.AddMember("op", "ping", p.GetAllocator());
+  if (auto id = d.FindMember("id"); id != d.MemberEnd()) {
+    rapidjson::Value v;
+    v.CopyFrom(id->value, p.GetAllocator());
+    p.AddMember("id", v, p.GetAllocator());
+  }
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  p.Accept(w);
+  return {sb.GetString(), sb.GetSize()};
+}
+
+} // namespace
+
+bot_result run_bot(const protocol::scenario& s, const bot_options& options) {
+  bot_result out;
+  auto connected = line_client::connect(options.address, std::chrono::milliseconds(5000));
+  if (!connected) {
+    out.failure = connected.error();
+    return out;
+  }
+  line_client c = std::move(connected).value();
+  std::string hello = R"({"op":"hello","protocol":1,"role":"controller","client":"emote-sim-bot/)" +
+                      std::string(EMOTE_SIM_VERSION) + "\"";
+  if (options.token) {
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    w.String(options.token->c_str(), static_cast<rapidjson::SizeType>(options.token->size()));
+    hello += R"(,"token":)" + std::string(sb.GetString(), sb.GetSize());
+  }
+  hello += "}";
+  if (!c.send_line(hello)) {
+    out.failure = "cannot send hello";
+    return out;
+  }
+  const auto welcome_line = c.read_line(std::chrono::milliseconds(5000));
+  if (!welcome_line) {
+    out.failure = "no welcome from the server";
+    return out;
+  }
+  rapidjson::Document welcome;
+  welcome.Parse(welcome_line->c_str());
+  if (welcome.HasParseError() || !welcome.IsObject() || !welcome.HasMember("op") ||
+      !welcome["op"].IsString() || std::string_view(welcome["op"].GetString()) != "welcome") {
+    out.failure = "the server refused the connection: " + *welcome_line;
+    return out;
+  }
+  if (!welcome.HasMember("clock") || std::string_view(welcome["clock"].GetString()) != "manual") {
+    out.failure = "the server runs a realtime clock; `bot` needs one started with --clock manual";
+    return out;
+  }
+  out.base_tick = welcome["tick"].GetInt64();
+  c.send_line(R"({"op":"subscribe","matrix":true})");
+
+  std::size_t next = 0;
+  std::int64_t t = 0;
+  std::int64_t steps = 0;
+  while (t < s.ticks) {
+    for (; next < s.script.size() && s.script[next].tick <= t; ++next) {
+      if (!c.send_line(prepare_line(s.script[next].line))) {
+        out.failure = "the connection closed at scenario tick " + std::to_string(t);
+        return out;
+      }
+    }
+    const std::int64_t until =
+        std::min(s.ticks, next < s.script.size() ? s.script[next].tick : s.ticks);
+    const std::int64_t k = std::min(std::max<std::int64_t>(until - t, 1), max_step);
+    const std::string id = std::string(step_id_prefix) + std::to_string(++steps);
+    c.send_line(R"({"op":"clock.step","id":")" + id + R"(","ticks":)" + std::to_string(k) + "}");
+    const std::string reply_head = R"({"op":"reply","id":")" + id + "\",";
+    for (;;) {
+      auto line = c.read_line(options.timeout);
+      if (!line) {
+        out.failure = c.eof()
+                          ? "the server closed the connection at scenario tick " + std::to_string(t)
+                          : "no answer to clock.step within the timeout";
+        return out;
+      }
+      if (line->starts_with(reply_head)) {
+        if (line->find(R"("ok":true)") == std::string::npos) {
+          out.failure = "clock.step failed: " + *line;
+          return out;
+        }
+        break;
+      }
+      if (line->starts_with(R"({"op":"bye")")) {
+        out.failure = "the server said " + *line;
+        return out;
+      }
+      out.output += *line;
+      out.output += '\n';
+    }
+    t += k;
+  }
+  c.send_line(R"({"op":"bye"})");
+
+  protocol::output_log log(out.base_tick);
+  log.add_text(out.output);
+  if (auto unmet = protocol::first_unmet(s.expect, log)) {
+    out.failure = std::move(*unmet);
+    return out;
+  }
+  out.passed = true;
+  return out;
+}
+
+} // namespace emote::server

@@ -1,0 +1,84 @@
+// emote-sim record-to-scenario RECORDING [--out FILE] [--name NAME] [--emotes DIR] (protocol.md
+// §8).
+#include "server/commands.hpp"
+
+#include "protocol/recording.hpp"
+#include "server/cli_args.hpp"
+
+#include <rapidjson/document.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace emote::server {
+
+namespace {
+
+constexpr cli_option r2s_options[] = {
+    {"out"},
+    {"name"},
+    {"emotes", true, true},
+};
+
+constexpr const char* r2s_help =
+    R"(usage: emote-sim record-to-scenario RECORDING [--out FILE] [--name NAME] [--emotes DIR]...
+
+Turns a recording into a scenario whose script is the recorded input (all connections as one,
+at their ticks; a disconnect becomes player.leave for the players it took along). Seed and
+configuration come from the recording's header. The scenario names the header's emote folder
+unless --emotes is given (write it relative to where the scenario will live). Add expectations
+to turn it into a regression test. Writes to stdout unless --out.
+)";
+
+} // namespace
+
+int cmd_record_to_scenario(std::span<const std::string_view> argv) {
+  auto parsed = cli_args::parse(argv, r2s_options);
+  if (!parsed) {
+    std::fprintf(stderr, "emote-sim record-to-scenario: %s\n", parsed.error().c_str());
+    return 2;
+  }
+  const cli_args& args = *parsed;
+  if (args.help()) {
+    std::fputs(r2s_help, stdout);
+    return 0;
+  }
+  if (args.positional().size() != 1) {
+    std::fputs(r2s_help, stderr);
+    return 2;
+  }
+  const std::string file = args.positional()[0];
+  auto rec = protocol::read_recording(file);
+  if (!rec) {
+    std::fprintf(stderr, "record-to-scenario: %s: %s\n", file.c_str(), rec.error().c_str());
+    return 2;
+  }
+  protocol::scenario_conversion options;
+  options.name = args.value("name").value_or("");
+  options.emotes = args.values("emotes");
+  if (options.emotes.empty()) {
+    rapidjson::Document cfg;
+    cfg.Parse(rec->header.config_json.c_str());
+    if (!cfg.HasParseError() && cfg.IsObject() && cfg.HasMember("emotes") &&
+        cfg["emotes"].IsString()) {
+      options.emotes.emplace_back(cfg["emotes"].GetString());
+    }
+  }
+  auto text = protocol::recording_to_scenario(*rec, options);
+  if (!text) {
+    std::fprintf(stderr, "record-to-scenario: %s\n", text.error().c_str());
+    return 1;
+  }
+  if (const auto out = args.value("out")) {
+    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
+    if (!(f << *text)) {
+      std::fprintf(stderr, "record-to-scenario: cannot write %s\n", out->c_str());
+      return 2;
+    }
+    return 0;
+  }
+  std::fputs(text->c_str(), stdout);
+  return 0;
+}
+
+} // namespace emote::server

@@ -1,0 +1,121 @@
+// emote-sim replay RECORDING [--emotes DIR] [--allow-content-change] (protocol.md §8).
+#include "server/commands.hpp"
+
+#include "protocol/recording.hpp"
+#include "server/cli_args.hpp"
+#include "server/config.hpp"
+#include "server/logging.hpp"
+#include "server/replay.hpp"
+#include "server/serve_host.hpp"
+
+#include <cstdio>
+
+namespace emote::server {
+
+namespace {
+
+constexpr cli_option replay_options[] = {
+    {"emotes"},
+    {"allow-content-change", false},
+    {"log-level"},
+};
+
+constexpr const char* replay_help =
+    R"(usage: emote-sim replay RECORDING [--emotes DIR] [--allow-content-change]
+
+Rebuilds the engine from the recording's header (seed, configuration), applies every recorded
+message at its tick and compares each recomputed frame with the recording.
+
+  --emotes DIR              load this folder instead of the one named in the header
+  --allow-content-change    go on when the content's digest differs from the header's
+
+Exit status: 0 identical, 1 diverged (the first divergent tick is printed), 2 the content
+differs (without --allow-content-change) or the recording cannot be read.
+)";
+
+} // namespace
+
+int cmd_replay(std::span<const std::string_view> argv) {
+  auto parsed = cli_args::parse(argv, replay_options);
+  if (!parsed) {
+    std::fprintf(stderr, "emote-sim replay: %s\n", parsed.error().c_str());
+    return 2;
+  }
+  const cli_args& args = *parsed;
+  if (args.help()) {
+    std::fputs(replay_help, stdout);
+    return 0;
+  }
+  if (args.positional().size() != 1) {
+    std::fprintf(stderr, "emote-sim replay: expected one RECORDING (see --help)\n");
+    return 2;
+  }
+  if (auto err = setup_logging(args.value("log-level").value_or("warn"))) {
+    std::fprintf(stderr, "emote-sim replay: %s\n", err->c_str());
+    return 2;
+  }
+  const std::filesystem::path file = args.positional()[0];
+  auto rec = protocol::read_recording(file);
+  if (!rec) {
+    std::fprintf(stderr, "replay: %s: %s\n", file.c_str(), rec.error().c_str());
+    return 2;
+  }
+  if (rec->truncated_tail) {
+    std::fprintf(stderr, "replay: note: the last line was incomplete and is ignored\n");
+  }
+
+  // The engine as the recording's server had it: its effective configuration and seed.
+  config_loader loader;
+  if (auto err = loader.add_json(rec->header.config_json, "the recording's header", "/")) {
+    std::fprintf(stderr, "replay: %s\n", err->text().c_str());
+    return 2;
+  }
+  auto cfg = loader.build();
+  if (!cfg) {
+    std::fprintf(stderr, "replay: %s\n", cfg.error().text().c_str());
+    return 2;
+  }
+  cfg->engine.seed = rec->header.seed;
+  const std::filesystem::path emotes = args.value("emotes").value_or(cfg->emotes.string());
+
+  auto digest = protocol::content_digest({emotes});
+  if (!digest) {
+    std::fprintf(stderr, "replay: %s\n", digest.error().c_str());
+    return 2;
+  }
+  if (*digest != rec->header.content_digest) {
+    std::fprintf(stderr,
+                 "replay: the content in %s differs from the recording's (recorded %s, now %s)\n",
+                 emotes.c_str(), rec->header.content_digest.c_str(), digest->c_str());
+    if (!args.has("allow-content-change")) {
+      std::fprintf(stderr, "replay: stopped (use --allow-content-change to replay anyway)\n");
+      return 2;
+    }
+  }
+
+  auto host = make_serve_host(emotes, cfg->engine);
+  if (!host) {
+    std::fprintf(stderr, "replay: %s\n", host.error().c_str());
+    return 2;
+  }
+  const auto extras = (*host)->extras();
+  const auto result = replay_recording(*rec, (*host)->sim(), extras.shutdown);
+  if (!result.divergence) {
+    std::printf("replay: %lld ticks, identical\n", static_cast<long long>(result.ticks));
+    return 0;
+  }
+  const auto& d = *result.divergence;
+  std::printf("replay: diverged at tick %lld\n", static_cast<long long>(d.tick));
+  std::printf("  recorded digest: %s\n",
+              d.recorded_digest.empty() ? "(no output)" : d.recorded_digest.c_str());
+  std::printf("  replayed digest: %s\n",
+              d.replayed_digest.empty() ? "(no output)" : d.replayed_digest.c_str());
+  if (d.recorded_frame) {
+    std::fputs(d.details.c_str(), stdout);
+  } else if (!d.replayed_frame.empty()) {
+    std::printf("  replayed frame: %s\n", d.replayed_frame.c_str());
+  }
+  return 1;
+}
+
+} // namespace emote::server

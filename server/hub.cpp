@@ -1,0 +1,636 @@
+#include "server/hub.hpp"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace emote::server {
+
+namespace asio = boost::asio;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+std::string_view role_name(protocol::client_role r) {
+  return r == protocol::client_role::observer ? "observer" : "controller";
+}
+
+std::string bye_line(std::string_view reason) {
+  std::string out;
+  protocol::encode_bye(out, reason);
+  return out;
+}
+
+} // namespace
+
+bool constant_time_equal(std::string_view a, std::string_view b) noexcept {
+  // Walk the longer length in full so that the time says nothing about where they differ.
+  const std::size_t n = std::max(a.size(), b.size());
+  unsigned diff = a.size() == b.size() ? 0U : 1U;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = static_cast<unsigned char>(i < a.size() ? a[i] : 0);
+    const auto y = static_cast<unsigned char>(i < b.size() ? b[i] : 0);
+    diff |= static_cast<unsigned>(x ^ y);
+  }
+  return diff == 0;
+}
+
+hub::hub(asio::io_context& io, hub_settings settings, protocol::sim_host& host, host_extras extras,
+         server::metrics& m, recorder* rec)
+    : io_(io), settings_(std::move(settings)), host_(host), extras_(std::move(extras)), metrics_(m),
+      rec_(rec), timer_(io), stop_timer_(io) {
+  conn_limits_.max_line_bytes = static_cast<std::size_t>(settings_.limits.max_line_bytes);
+  conn_limits_.max_inbound_messages =
+      static_cast<std::size_t>(settings_.limits.max_inbound_messages);
+  conn_limits_.max_inbound_bytes = static_cast<std::size_t>(settings_.limits.max_inbound_bytes);
+  conn_limits_.max_outbound_bytes = static_cast<std::size_t>(settings_.limits.max_outbound_bytes);
+  conn_limits_.linger = settings_.linger;
+  metrics_.tick = host_.tick();
+}
+
+hub::~hub() {
+  stopping_ = true;
+  listeners_.clear();
+  timer_.cancel();
+  stop_timer_.cancel();
+  // Close what is still open without calling back into a half-destroyed hub.
+  auto clients = std::move(clients_);
+  clients_.clear();
+  for (auto& [id, cl] : clients) {
+    if (cl.conn) {
+      cl.conn->close_now();
+    }
+  }
+}
+
+std::optional<std::string> hub::listen(const std::vector<listen_address>& addresses) {
+  for (const auto& a : addresses) {
+    auto l = listener::open(io_, a, [this](connection::socket_type s, std::string peer) {
+      accept(std::move(s), std::move(peer));
+    });
+    if (!l) {
+      return l.error();
+    }
+    bound_.push_back(l.value()->bound());
+    listeners_.push_back(std::move(l).value());
+    spdlog::info("listening on {}", bound_.back().text());
+  }
+  return std::nullopt;
+}
+
+std::vector<listen_address> hub::bound() const {
+  return bound_;
+}
+
+void hub::start() {
+  if (settings_.clock == clock_mode::realtime) {
+    schedule_.emplace(clock_type::now(), settings_.tps, settings_.max_behind);
+    arm_timer();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connections
+
+void hub::accept(connection::socket_type socket, std::string peer) {
+  if (stopping_) {
+    return;
+  }
+  const std::uint64_t id = ++next_id_;
+  auto conn = std::make_shared<connection>(std::move(socket), *this, conn_limits_, id, peer);
+  ++metrics_.connections_accepted_total;
+  if (clients_.size() >= static_cast<std::size_t>(settings_.limits.max_connections)) {
+    ++metrics_.connections_refused_total;
+    spdlog::warn("connection {} from {} refused: max_connections ({}) reached", id, peer,
+                 settings_.limits.max_connections);
+    conn->start(std::chrono::milliseconds(0));
+    conn->close_after(make_line(bye_line("max_connections")));
+    return;
+  }
+  client cl;
+  cl.id = id;
+  cl.conn = conn;
+  clients_.emplace(id, std::move(cl));
+  ++metrics_.connections_pending;
+  spdlog::debug("connection {} from {}", id, peer);
+  conn->start(settings_.hello_timeout);
+}
+
+void hub::on_line(connection& c, std::string line) {
+  auto it = clients_.find(c.id());
+  if (it == clients_.end()) {
+    c.applied(line.size());
+    return;
+  }
+  client& cl = it->second;
+  if (!cl.hello) {
+    c.applied(line.size());
+    handle_hello(cl, line);
+    return;
+  }
+  queue_.push_back(inbound{c.id(), inbound::kind::line, std::move(line)});
+  schedule_drain();
+}
+
+void hub::on_line_too_long(connection& c) {
+  auto it = clients_.find(c.id());
+  if (it == clients_.end()) {
+    c.applied(0);
+    return;
+  }
+  client& cl = it->second;
+  if (!cl.hello) {
+    c.applied(0);
+    api::error err{api::error_code::line_too_long, "the line is longer than limits.max_line_bytes",
+                   "", std::nullopt};
+    std::string out;
+    protocol::encode_error(out, {}, host_.tick(), err);
+    count_reply_errors(out);
+    close_with(cl, std::move(out));
+    return;
+  }
+  queue_.push_back(inbound{c.id(), inbound::kind::too_long, {}});
+  schedule_drain();
+}
+
+void hub::on_eof(connection& c) {
+  auto it = clients_.find(c.id());
+  if (it == clients_.end()) {
+    c.close_after(nullptr);
+    return;
+  }
+  if (!it->second.hello) {
+    c.close_after(nullptr);
+    return;
+  }
+  queue_.push_back(inbound{c.id(), inbound::kind::eof, {}});
+  schedule_drain();
+}
+
+void hub::on_closed(connection& c) {
+  closed_bytes_in_ += c.stats().bytes_in;
+  closed_bytes_out_ += c.stats().bytes_out;
+  auto it = clients_.find(c.id());
+  if (it == clients_.end()) {
+    check_stopped();
+    return;
+  }
+  client& cl = it->second;
+  if (cl.hello) {
+    --(cl.role == protocol::client_role::observer ? metrics_.connections_observer
+                                                  : metrics_.connections_controller);
+  } else {
+    --metrics_.connections_pending;
+  }
+  cl.conn.reset();
+  spdlog::debug("connection {} closed", c.id());
+  if (!cl.hello || stopping_) {
+    clients_.erase(it);
+  } else if (!cl.disconnected) {
+    // Its players leave at the next tick boundary, after what it sent before.
+    queue_.push_back(inbound{c.id(), inbound::kind::closed, {}});
+    schedule_drain();
+  } else {
+    clients_.erase(it);
+  }
+  check_stopped();
+}
+
+void hub::handle_hello(client& cl, const std::string& line) {
+  auto decoded = protocol::decode_request(line);
+  if (!decoded) {
+    std::string out;
+    protocol::encode_error(out, decoded.error().id, host_.tick(), decoded.error().error);
+    count_reply_errors(out);
+    close_with(cl, std::move(out));
+    return;
+  }
+  const auto* hello = std::get_if<protocol::hello_request>(&decoded->body);
+  if (hello == nullptr) {
+    std::string out;
+    protocol::encode_error(out, decoded->id, host_.tick(),
+                           api::error{api::error_code::bad_request,
+                                      "the first message must be hello", "$.op", std::nullopt});
+    count_reply_errors(out);
+    close_with(cl, std::move(out));
+    return;
+  }
+  const std::string& token = hello->role == protocol::client_role::observer
+                                 ? settings_.auth.observer_token
+                                 : settings_.auth.controller_token;
+  if (!token.empty() && !constant_time_equal(hello->token.value_or(std::string()), token)) {
+    std::string out;
+    protocol::encode_error(out, decoded->id, host_.tick(),
+                           api::error{api::error_code::unauthorized,
+                                      std::string("a valid token is required for the ") +
+                                          std::string(role_name(hello->role)) + " role",
+                                      "$.token", std::nullopt});
+    count_reply_errors(out);
+    spdlog::warn("connection {} ({}): unauthorized hello as {}", cl.id,
+                 cl.conn ? cl.conn->peer() : "", role_name(hello->role));
+    close_with(cl, std::move(out));
+    return;
+  }
+  cl.hello = true;
+  cl.role = hello->role;
+  cl.name = hello->client;
+  --metrics_.connections_pending;
+  ++(cl.role == protocol::client_role::observer ? metrics_.connections_observer
+                                                : metrics_.connections_controller);
+  if (cl.conn) {
+    cl.conn->hello_done();
+  }
+  const auto tick = host_.tick();
+  protocol::welcome_info w;
+  w.server_version = EMOTE_SIM_VERSION;
+  w.tick = tick;
+  w.tps = settings_.tps;
+  w.manual_clock = settings_.clock == clock_mode::manual;
+  w.observer = cl.role == protocol::client_role::observer;
+  w.emotes = host_.emote_count();
+  std::string out;
+  protocol::encode_welcome(out, w);
+  send(cl, std::move(out));
+  if (rec_ != nullptr) {
+    rec_->connect(tick, cl.id, role_name(cl.role), cl.name);
+  }
+  spdlog::info("connection {} ({}): {} '{}'", cl.id, cl.conn ? cl.conn->peer() : "",
+               role_name(cl.role), cl.name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The inbound queue
+
+void hub::schedule_drain() {
+  // Realtime: applied at the start of the next tick. Manual: now (after this read).
+  if (settings_.clock != clock_mode::manual || drain_posted_ || step_ || stopping_) {
+    return;
+  }
+  drain_posted_ = true;
+  asio::post(io_, [this] {
+    drain_posted_ = false;
+    drain();
+  });
+}
+
+void hub::drain() {
+  while (!queue_.empty() && !step_) {
+    inbound item = std::move(queue_.front());
+    queue_.pop_front();
+    process(std::move(item));
+  }
+}
+
+void hub::process(inbound item) {
+  auto it = clients_.find(item.conn);
+  if (it == clients_.end()) {
+    return;
+  }
+  client& cl = it->second;
+  if (cl.conn && (item.type == inbound::kind::line || item.type == inbound::kind::too_long)) {
+    cl.conn->applied(item.line.size());
+  }
+  if (cl.disconnected) {
+    return;
+  }
+  switch (item.type) {
+  case inbound::kind::line:
+    handle_request(cl, item.line);
+    break;
+  case inbound::kind::too_long:
+    send_error(cl, {},
+               api::error{api::error_code::line_too_long,
+                          "the line is longer than limits.max_line_bytes (" +
+                              std::to_string(settings_.limits.max_line_bytes) + " bytes)",
+                          "", std::nullopt});
+    break;
+  case inbound::kind::eof:
+  case inbound::kind::closed:
+    disconnect(cl);
+    break;
+  }
+}
+
+void hub::handle_request(client& cl, const std::string& line) {
+  const auto tick = host_.tick();
+  auto decoded = protocol::decode_request(line);
+  if (!decoded) {
+    send_error(cl, decoded.error().id, decoded.error().error);
+    return;
+  }
+  const protocol::request& r = *decoded;
+  if (std::holds_alternative<protocol::hello_request>(r.body)) {
+    send_error(cl, r.id,
+               api::error{api::error_code::bad_request, "hello was already received", "$.op",
+                          std::nullopt});
+    return;
+  }
+  if (cl.role == protocol::client_role::observer && protocol::controller_only(r)) {
+    send_error(cl, r.id, protocol::forbidden_error(r.op));
+    return;
+  }
+  ++metrics_.messages_total;
+  if (rec_ != nullptr) {
+    rec_->message(tick, cl.id, r.record);
+  }
+  if (std::holds_alternative<protocol::bye_request>(r.body)) {
+    if (cl.conn) {
+      send(cl, bye_line({}));
+    }
+    disconnect(cl);
+    return;
+  }
+  if (const auto* s = std::get_if<protocol::subscribe_request>(&r.body)) {
+    cl.sub = s->subscription;
+    if (protocol::needs_reply(r.id, true)) {
+      std::string out;
+      protocol::encode_ok(out, r.id, tick);
+      send(cl, std::move(out));
+    }
+    return;
+  }
+  if (const auto* step = std::get_if<protocol::clock_step_request>(&r.body)) {
+    if (settings_.clock != clock_mode::manual) {
+      send_error(cl, r.id,
+                 api::error{api::error_code::clock_not_manual,
+                            "clock.step needs a manual clock (the server runs in realtime)", "",
+                            std::nullopt});
+      return;
+    }
+    step_ = step_job{cl.id, r.id, step->ticks};
+    asio::post(io_, [this] { continue_steps(); });
+    return;
+  }
+  std::string out;
+  if (!dispatch(host_, owners_, cl.id, r, out)) {
+    send_error(cl, r.id,
+               api::error{api::error_code::internal, "request not handled", "", std::nullopt});
+    return;
+  }
+  if (std::holds_alternative<protocol::emote_reload_request>(r.body)) {
+    const bool ok = out.find("\"ok\":false") == std::string::npos;
+    ++(ok ? metrics_.reloads_total : metrics_.reload_failures_total);
+    spdlog::info("emote.reload by connection {}: {}", cl.id, ok ? "ok" : out);
+  }
+  if (!out.empty()) {
+    count_reply_errors(out);
+    send(cl, std::move(out));
+  }
+}
+
+void hub::disconnect(client& cl) {
+  if (cl.disconnected) {
+    return;
+  }
+  cl.disconnected = true;
+  const auto tick = host_.tick();
+  if (rec_ != nullptr) {
+    rec_->disconnect(tick, cl.id);
+  }
+  const auto left = disconnect_players(host_, owners_, cl.id);
+  spdlog::debug("connection {} disconnected at tick {}; {} players left", cl.id, tick, left);
+  const auto id = cl.id;
+  if (const auto conn = cl.conn) {
+    // May close at once and call on_closed, which can erase `cl`: touch nothing of it after.
+    conn->close_after(nullptr);
+  }
+  forget_if_done(id);
+}
+
+void hub::forget_if_done(std::uint64_t id) {
+  auto it = clients_.find(id);
+  if (it != clients_.end() && it->second.disconnected && !it->second.conn) {
+    clients_.erase(it);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clocks and ticks
+
+void hub::arm_timer() {
+  timer_.expires_at(schedule_->next_due());
+  timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec && !stopping_) {
+      on_timer();
+    }
+  });
+}
+
+void hub::on_timer() {
+  const auto t0 = clock_type::now();
+  const auto wake = schedule_->begin_tick(t0);
+  metrics_.ticks_behind = wake.behind;
+  if (wake.skipped > 0) {
+    metrics_.ticks_skipped_total += static_cast<std::uint64_t>(wake.skipped);
+    spdlog::warn("the server is {} ticks behind the realtime clock; skipped {} tick deadlines",
+                 wake.behind, wake.skipped);
+  }
+  drain();
+  run_tick();
+  metrics_.tick_duration.observe(std::chrono::duration<double>(clock_type::now() - t0).count());
+  arm_timer();
+}
+
+void hub::continue_steps() {
+  if (!step_ || stopping_) {
+    return;
+  }
+  const auto t0 = clock_type::now();
+  run_tick();
+  metrics_.tick_duration.observe(std::chrono::duration<double>(clock_type::now() - t0).count());
+  if (--step_->remaining > 0) {
+    // One tick per turn of the event loop, so frames flush while a long step runs.
+    asio::post(io_, [this] { continue_steps(); });
+    return;
+  }
+  const step_job job = std::move(*step_);
+  step_.reset();
+  auto it = clients_.find(job.conn);
+  if (it != clients_.end() && protocol::needs_reply(job.id, true)) {
+    // The reply's tick is the tick now accepting inputs, which is also its result.
+    std::string out;
+    protocol::encode_ok(out, job.id, host_.tick());
+    send(it->second, std::move(out));
+  }
+  drain();
+}
+
+void hub::run_tick() {
+  const api::frame& f = host_.step();
+  const bool has_events = !f.events.empty();
+  encoder_.begin(f);
+  if (has_events) {
+    ++metrics_.frames_total;
+    if (rec_ != nullptr) {
+      rec_->frame(f.tick, encoder_.encode(protocol::full_filter())->line);
+    }
+  }
+  for (auto& [id, cl] : clients_) {
+    if (!cl.sub || !cl.conn || cl.disconnected || (!has_events && !cl.sub->empty_frames)) {
+      continue;
+    }
+    auto encoded = encoder_.encode(cl.sub->filter);
+    if (encoded->event_count == 0 && !cl.sub->empty_frames) {
+      continue;
+    }
+    // Aliasing: the line shares ownership of the encoder's buffer; no copy per subscriber.
+    const shared_line line(encoded, &encoded->line);
+    const auto conn = cl.conn; // send_frame may close it, which resets cl.conn
+    note(*conn, conn->send_frame(line, cl.sub->lossy));
+  }
+  if (rec_ != nullptr) {
+    rec_->flush();
+  }
+  ++metrics_.ticks_total;
+  metrics_.tick = host_.tick();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+void hub::send(client& cl, std::string text) {
+  if (!cl.conn) {
+    return;
+  }
+  const auto conn = cl.conn;
+  note(*conn, conn->send(make_line(std::move(text))));
+}
+
+void hub::note(const connection& c, connection::send_result r) {
+  if (r == connection::send_result::dropped) {
+    ++metrics_.frames_dropped_total;
+  } else if (r == connection::send_result::slow_consumer) {
+    ++metrics_.slow_consumer_disconnects_total;
+    spdlog::warn("connection {} ({}): slow consumer (over {} outbound bytes); disconnecting",
+                 c.id(), c.peer(), settings_.limits.max_outbound_bytes);
+  }
+}
+
+void hub::send_error(client& cl, const protocol::request_id& id, const api::error& err) {
+  std::string out;
+  protocol::encode_error(out, id, host_.tick(), err);
+  count_reply_errors(out);
+  send(cl, std::move(out));
+}
+
+void hub::close_with(client& cl, std::string text) {
+  if (cl.conn) {
+    const auto conn = cl.conn;
+    conn->close_after(make_line(std::move(text)));
+  }
+}
+
+void hub::count_reply_errors(std::string_view text) {
+  // Reply lines are our own encoding: `..."ok":false,"error":{"code":"CODE",...`.
+  static constexpr std::string_view marker = R"("error":{"code":")";
+  std::size_t pos = 0;
+  while ((pos = text.find(marker, pos)) != std::string_view::npos) {
+    pos += marker.size();
+    const auto end = text.find('"', pos);
+    if (end == std::string_view::npos) {
+      return;
+    }
+    metrics_.count_error(text.substr(pos, end - pos));
+    pos = end;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shutdown
+
+void hub::stop(std::function<void()> done) {
+  if (stopping_) {
+    return;
+  }
+  spdlog::info("stopping: no new connections; stopping every playback");
+  for (auto& l : listeners_) {
+    l->close();
+  }
+  timer_.cancel();
+  if (step_) {
+    // A manual clock.step in progress ends here.
+    auto it = clients_.find(step_->conn);
+    const auto id = step_->id;
+    step_.reset();
+    if (it != clients_.end()) {
+      send_error(it->second, id,
+                 api::error{api::error_code::shutting_down,
+                            "the server is stopping; the remaining ticks did not run", "",
+                            std::nullopt});
+    }
+  }
+  // What clients sent before the signal is applied, then every playback stops.
+  drain();
+  stopping_ = true;
+  stop_done_ = std::move(done);
+  if (extras_.shutdown) {
+    extras_.shutdown();
+  }
+  if (rec_ != nullptr) {
+    rec_->disconnect(host_.tick(), server_conn);
+  }
+  run_tick();
+  const auto bye = make_line(bye_line("server_stopping"));
+  for (auto& [id, cl] : clients_) {
+    if (cl.conn) {
+      const auto conn = cl.conn;
+      conn->close_after(bye);
+    }
+  }
+  stop_timer_.expires_after(settings_.linger + std::chrono::milliseconds(500));
+  stop_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec && stop_done_) {
+      spdlog::warn("stopping: {} connections did not close in time", clients_.size());
+      auto done_fn = std::move(stop_done_);
+      stop_done_ = nullptr;
+      done_fn();
+    }
+  });
+  check_stopped();
+}
+
+void hub::check_stopped() {
+  if (!stopping_ || !stop_done_) {
+    return;
+  }
+  for (const auto& [id, cl] : clients_) {
+    if (cl.conn) {
+      return;
+    }
+  }
+  stop_timer_.cancel();
+  auto done_fn = std::move(stop_done_);
+  stop_done_ = nullptr;
+  asio::post(io_, std::move(done_fn));
+}
+
+std::size_t hub::queued_outbound_bytes() const noexcept {
+  std::size_t n = 0;
+  for (const auto& [id, cl] : clients_) {
+    if (cl.conn) {
+      n += cl.conn->queued_bytes();
+    }
+  }
+  return n;
+}
+
+std::string hub::render_metrics() {
+  if (extras_.gauges) {
+    extras_.gauges(metrics_);
+  }
+  metrics_.emotes = host_.emote_count();
+  std::uint64_t in = closed_bytes_in_;
+  std::uint64_t out = closed_bytes_out_;
+  for (const auto& [id, cl] : clients_) {
+    if (cl.conn) {
+      in += cl.conn->stats().bytes_in;
+      out += cl.conn->stats().bytes_out;
+    }
+  }
+  metrics_.bytes_in_total = in;
+  metrics_.bytes_out_total = out;
+  return metrics_.render();
+}
+
+} // namespace emote::server

@@ -1,0 +1,169 @@
+#pragma once
+// The server core: accepts connections, runs the hello handshake (roles, tokens), queues what
+// clients send and hands it to the simulation at tick boundaries, runs the clock (realtime or
+// manual), encodes each frame once per distinct subscription filter and fans the shared bytes
+// out, records, counts metrics, and shuts down gracefully.
+//
+// Threading: everything here runs on the one thread that runs the io_context, so the simulation
+// has a single owner and nothing is locked (server/README.md explains why that is enough).
+//
+// Tick boundaries: on a realtime clock the queue is applied at the start of every tick, right
+// before the engine steps; on a manual clock it is applied as it arrives, except while a
+// `clock.step` runs (later messages wait until its ticks have run).
+
+#include "protocol/decode.hpp"
+#include "protocol/encode.hpp"
+#include "protocol/runner.hpp"
+#include "server/config.hpp"
+#include "server/connection.hpp"
+#include "server/dispatch.hpp"
+#include "server/listener.hpp"
+#include "server/metrics.hpp"
+#include "server/recorder.hpp"
+#include "server/tick_schedule.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace emote::server {
+
+/// What the server needs of the simulation beyond protocol::sim_host.
+struct host_extras {
+  /// Stop every playback with SERVER_STOPPING (the records go to the next frame).
+  std::function<void()> shutdown;
+  /// Fill the simulation gauges (sessions, players, displays, emotes).
+  std::function<void(server::metrics&)> gauges;
+};
+
+struct hub_settings {
+  clock_mode clock = clock_mode::realtime;
+  std::int32_t tps = 20;
+  auth_config auth;
+  limits_config limits;
+  std::chrono::milliseconds hello_timeout{5000};
+  std::chrono::milliseconds linger{2000}; ///< how long closing connections may flush
+  std::int64_t max_behind = 40;           ///< realtime: skip deadlines beyond this many ticks
+};
+
+/// Constant-time equality for secrets: the time depends only on the lengths.
+bool constant_time_equal(std::string_view a, std::string_view b) noexcept;
+
+class hub final : public connection_handler {
+public:
+  hub(boost::asio::io_context& io, hub_settings settings, protocol::sim_host& host,
+      host_extras extras, server::metrics& metrics, recorder* rec);
+  ~hub();
+  hub(const hub&) = delete;
+  hub& operator=(const hub&) = delete;
+
+  /// Open a listener on each address; the error names the address.
+  std::optional<std::string> listen(const std::vector<listen_address>& addresses);
+  /// The bound addresses (real ports), in `listen` order.
+  [[nodiscard]] std::vector<listen_address> bound() const;
+
+  /// Start the realtime clock (a manual clock needs nothing).
+  void start();
+
+  /// Graceful stop (protocol.md §11): stop accepting, apply what was received, stop every
+  /// playback with SERVER_STOPPING, send that last frame, flush the recording, say bye and close
+  /// every connection; `done` runs once every connection is closed (at most `linger` later).
+  void stop(std::function<void()> done);
+  [[nodiscard]] bool stopping() const noexcept { return stopping_; }
+
+  /// The metrics text for GET /metrics (gauges refreshed).
+  std::string render_metrics();
+
+  [[nodiscard]] std::size_t connection_count() const noexcept { return clients_.size(); }
+  /// Bytes queued for writing over every open connection (bounded by the outbound budgets).
+  [[nodiscard]] std::size_t queued_outbound_bytes() const noexcept;
+
+  // connection_handler
+  void on_line(connection& c, std::string line) override;
+  void on_line_too_long(connection& c) override;
+  void on_eof(connection& c) override;
+  void on_closed(connection& c) override;
+
+private:
+  struct client {
+    std::uint64_t id = 0;
+    std::shared_ptr<connection> conn; ///< null once closed
+    bool hello = false;
+    protocol::client_role role = protocol::client_role::controller;
+    std::string name;
+    std::optional<protocol::subscription> sub;
+    bool disconnected = false; ///< its disconnect was applied (players left)
+  };
+  struct inbound {
+    enum class kind : std::uint8_t { line, too_long, eof, closed };
+    std::uint64_t conn = 0;
+    inbound::kind type = kind::line;
+    std::string line;
+  };
+
+  void accept(connection::socket_type socket, std::string peer);
+  void handle_hello(client& cl, const std::string& line);
+  void schedule_drain();
+  void drain();
+  void process(inbound item);
+  void handle_request(client& cl, const std::string& line);
+  void disconnect(client& cl);
+  void forget_if_done(std::uint64_t id);
+
+  void arm_timer();
+  void on_timer();
+  void run_tick();
+  void continue_steps();
+
+  void send(client& cl, std::string text);
+  void note(const connection& c, connection::send_result r);
+  void send_error(client& cl, const protocol::request_id& id, const api::error& err);
+  void close_with(client& cl, std::string text);
+  void count_reply_errors(std::string_view text);
+  void check_stopped();
+
+  boost::asio::io_context& io_;
+  hub_settings settings_;
+  protocol::sim_host& host_;
+  host_extras extras_;
+  server::metrics& metrics_;
+  recorder* rec_;
+  connection_limits conn_limits_;
+
+  std::vector<std::unique_ptr<listener>> listeners_;
+  std::vector<listen_address> bound_;
+  std::map<std::uint64_t, client> clients_; // ordered by id: fan-out order is connection order
+  std::uint64_t next_id_ = 0;
+  std::deque<inbound> queue_;
+  bool drain_posted_ = false;
+  player_owners owners_;
+  protocol::frame_encoder encoder_;
+
+  std::optional<tick_schedule> schedule_;
+  boost::asio::steady_timer timer_;
+
+  struct step_job {
+    std::uint64_t conn = 0;
+    protocol::request_id id;
+    std::int64_t remaining = 0;
+  };
+  std::optional<step_job> step_; ///< a clock.step in progress: the queue waits
+
+  bool stopping_ = false;
+  std::function<void()> stop_done_;
+  boost::asio::steady_timer stop_timer_;
+
+  std::uint64_t closed_bytes_in_ = 0;
+  std::uint64_t closed_bytes_out_ = 0;
+};
+
+} // namespace emote::server

@@ -1,0 +1,124 @@
+#include "server/metrics.hpp"
+
+#include "engine/api/types.hpp"
+
+#include <cstdio>
+
+namespace emote::server {
+
+namespace {
+
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+void header(std::string& out, std::string_view name, std::string_view help, std::string_view type) {
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += ' ';
+  out += type;
+  out += '\n';
+}
+
+template <class T>
+void scalar(std::string& out, std::string_view name, std::string_view help, std::string_view type,
+            T value) {
+  header(out, name, help, type);
+  out += name;
+  out += ' ';
+  out += std::to_string(value);
+  out += '\n';
+}
+
+} // namespace
+
+void histogram::observe(double seconds) noexcept {
+  ++count_;
+  sum_ += seconds;
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    if (seconds <= bounds[i]) {
+      ++buckets_[i];
+      return;
+    }
+  }
+}
+
+void histogram::render(std::string& out, std::string_view name, std::string_view help) const {
+  header(out, name, help, "histogram");
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    cumulative += buckets_[i];
+    out += name;
+    out += "_bucket{le=\"" + number(bounds[i]) + "\"} " + std::to_string(cumulative) + "\n";
+  }
+  out += name;
+  out += "_bucket{le=\"+Inf\"} " + std::to_string(count_) + "\n";
+  out += name;
+  out += "_sum " + number(sum_) + "\n";
+  out += name;
+  out += "_count " + std::to_string(count_) + "\n";
+}
+
+std::string metrics::render() const {
+  std::string out;
+  out.reserve(4096);
+  header(out, "emote_sim_build_info", "Build information.", "gauge");
+  out += "emote_sim_build_info{version=\"" EMOTE_SIM_VERSION "\"} 1\n";
+  tick_duration.render(
+      out, "emote_sim_tick_duration_seconds",
+      "Wall time of one tick: inputs applied, engine step, frames encoded and queued.");
+  scalar(out, "emote_sim_tick", "The engine tick now accepting inputs.", "gauge", tick);
+  scalar(out, "emote_sim_ticks_total", "Ticks run.", "counter", ticks_total);
+  scalar(out, "emote_sim_ticks_behind", "Whole ticks the realtime clock was late at the last tick.",
+         "gauge", ticks_behind);
+  scalar(out, "emote_sim_ticks_skipped_total",
+         "Realtime deadlines skipped because the server was more than 40 ticks behind.", "counter",
+         ticks_skipped_total);
+  scalar(out, "emote_sim_sessions", "Running emote sessions.", "gauge", sessions);
+  scalar(out, "emote_sim_players", "Players online.", "gauge", players);
+  scalar(out, "emote_sim_displays", "Active display entities.", "gauge", displays);
+  scalar(out, "emote_sim_emotes", "Emotes in the catalog.", "gauge", emotes);
+  header(out, "emote_sim_connections", "Open client connections by role.", "gauge");
+  out +=
+      "emote_sim_connections{role=\"controller\"} " + std::to_string(connections_controller) + "\n";
+  out += "emote_sim_connections{role=\"observer\"} " + std::to_string(connections_observer) + "\n";
+  out += "emote_sim_connections{role=\"pending\"} " + std::to_string(connections_pending) + "\n";
+  scalar(out, "emote_sim_connections_accepted_total", "Connections accepted.", "counter",
+         connections_accepted_total);
+  scalar(out, "emote_sim_connections_refused_total", "Connections refused over max_connections.",
+         "counter", connections_refused_total);
+  scalar(out, "emote_sim_received_bytes_total", "Bytes read from clients.", "counter",
+         bytes_in_total);
+  scalar(out, "emote_sim_sent_bytes_total", "Bytes written to clients.", "counter",
+         bytes_out_total);
+  scalar(out, "emote_sim_messages_total", "Client messages applied.", "counter", messages_total);
+  scalar(out, "emote_sim_frames_total", "Frames with events produced by the engine.", "counter",
+         frames_total);
+  scalar(out, "emote_sim_slow_consumer_disconnects_total",
+         "Connections closed because they fell behind their outbound budget.", "counter",
+         slow_consumer_disconnects_total);
+  scalar(out, "emote_sim_frames_dropped_total", "Frames dropped for lossy subscribers.", "counter",
+         frames_dropped_total);
+  scalar(out, "emote_sim_reloads_total", "Successful emote.reload requests.", "counter",
+         reloads_total);
+  scalar(out, "emote_sim_reload_failures_total", "Failed emote.reload requests (old catalog kept).",
+         "counter", reload_failures_total);
+  header(out, "emote_sim_errors_total", "Error replies by code.", "counter");
+  // Every code of protocol.md §3 is listed, so the series exist before the first error.
+  for (std::uint8_t i = 0; i <= static_cast<std::uint8_t>(api::error_code::internal); ++i) {
+    const auto code = api::name(static_cast<api::error_code>(i));
+    const auto it = errors_total.find(std::string(code));
+    out += "emote_sim_errors_total{code=\"";
+    out += code;
+    out += "\"} " + std::to_string(it == errors_total.end() ? 0 : it->second) + "\n";
+  }
+  return out;
+}
+
+} // namespace emote::server

@@ -1,0 +1,64 @@
+#pragma once
+// Server metrics in the Prometheus text exposition format (protocol.md §10): tick duration
+// histogram, ticks behind and skipped, sessions, players, displays, connections, bytes in/out,
+// slow-consumer disconnects, lossy frame drops and errors by code. Updated and rendered on the
+// server's one thread, so plain integers suffice.
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace emote::server {
+
+class histogram {
+public:
+  /// Upper bounds in seconds; +Inf is implicit.
+  static constexpr std::array<double, 11> bounds{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02,
+                                                 0.035,  0.05,  0.1,    0.25,  1.0};
+  void observe(double seconds) noexcept;
+  void render(std::string& out, std::string_view name, std::string_view help) const;
+  [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
+
+private:
+  std::array<std::uint64_t, bounds.size()> buckets_{}; // non-cumulative
+  std::uint64_t count_ = 0;
+  double sum_ = 0;
+};
+
+struct metrics {
+  histogram tick_duration;
+  std::uint64_t ticks_total = 0;
+  std::uint64_t ticks_skipped_total = 0;
+  std::int64_t ticks_behind = 0;
+  std::int64_t tick = 0;
+
+  std::int64_t sessions = 0;
+  std::int64_t players = 0;
+  std::int64_t displays = 0;
+  std::int64_t emotes = 0;
+
+  std::int64_t connections_controller = 0;
+  std::int64_t connections_observer = 0;
+  std::int64_t connections_pending = 0; ///< accepted, no hello yet
+  std::uint64_t connections_accepted_total = 0;
+  std::uint64_t connections_refused_total = 0; ///< over max_connections
+  std::uint64_t bytes_in_total = 0;
+  std::uint64_t bytes_out_total = 0;
+  std::uint64_t messages_total = 0;
+  std::uint64_t frames_total = 0;
+  std::uint64_t slow_consumer_disconnects_total = 0;
+  std::uint64_t frames_dropped_total = 0;
+  std::uint64_t reloads_total = 0;
+  std::uint64_t reload_failures_total = 0;
+  std::map<std::string, std::uint64_t> errors_total; ///< by error code
+
+  void count_error(std::string_view code) { ++errors_total[std::string(code)]; }
+
+  /// The Prometheus text format (version 0.0.4).
+  [[nodiscard]] std::string render() const;
+};
+
+} // namespace emote::server

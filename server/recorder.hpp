@@ -1,0 +1,61 @@
+#pragma once
+// `serve --record FILE` (protocol.md §8): the header, connects and disconnects, every applied
+// client message and one digest (or the whole frame) per tick with output. Lines are gathered
+// during a tick and written and flushed at its end, so a crash leaves whole ticks plus at most one
+// truncated line, which replay ignores.
+//
+// The server stopping (SIGINT/SIGTERM) is recorded as a disconnect of connection 0, the server
+// itself: replay stops every playback with SERVER_STOPPING at that tick.
+
+#include "engine/core/result.hpp"
+#include "protocol/recording.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace emote::server {
+
+/// Connection id of the server itself in recordings (its disconnect = shutdown).
+inline constexpr std::uint64_t server_conn = 0;
+
+class recorder {
+public:
+  /// Create (truncate) `file` and write the header.
+  static core::result<std::unique_ptr<recorder>, std::string>
+  open(const std::filesystem::path& file, const protocol::recording_header& header,
+       bool with_frames);
+  ~recorder();
+  recorder(const recorder&) = delete;
+  recorder& operator=(const recorder&) = delete;
+
+  void connect(std::int64_t tick, std::uint64_t conn, std::string_view role,
+               std::string_view client);
+  void disconnect(std::int64_t tick, std::uint64_t conn);
+  void message(std::int64_t tick, std::uint64_t conn, std::string_view record_json);
+  /// The frame line as an unfiltered subscriber with matrices receives it.
+  void frame(std::int64_t tick, std::string_view frame_line);
+  /// Write what was gathered and flush it to the operating system. False after a write error
+  /// (the error is logged once and recording stops).
+  bool flush();
+
+  [[nodiscard]] const std::filesystem::path& file() const noexcept { return file_; }
+  [[nodiscard]] std::uint64_t bytes_written() const noexcept { return written_; }
+
+private:
+  recorder(std::FILE* f, std::filesystem::path file, bool with_frames);
+  std::FILE* f_;
+  std::filesystem::path file_;
+  bool with_frames_;
+  bool failed_ = false;
+  std::string pending_;
+  std::uint64_t written_ = 0;
+};
+
+/// The current UTC time as ISO 8601 with seconds (`2026-01-31T12:00:00Z`), for the header.
+std::string iso8601_now();
+
+} // namespace emote::server

@@ -1,0 +1,36 @@
+#pragma once
+// Replaying a recording (protocol.md §8) against a simulation: the recorded messages are applied
+// at their ticks exactly as the server applied them (server/dispatch), every tick is stepped, and
+// each recomputed frame is compared with the recorded digest (and frame, when recorded).
+
+#include "protocol/recording.hpp"
+#include "protocol/runner.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace emote::server {
+
+struct replay_divergence {
+  std::int64_t tick = 0;
+  std::string recorded_digest;               ///< empty: the recording has no output for this tick
+  std::string replayed_digest;               ///< empty: the replay produced no output for this tick
+  std::optional<std::string> recorded_frame; ///< with --record-frames
+  std::string replayed_frame;                ///< empty when the replay produced no output
+  /// Human-readable lines naming the first differing events (empty without recorded frames).
+  std::string details;
+};
+
+struct replay_result {
+  std::int64_t ticks = 0; ///< ticks replayed
+  std::optional<replay_divergence> divergence;
+};
+
+/// Replay `r` on `host` (fresh, built from the header's seed and config). `shutdown` stops every
+/// playback with SERVER_STOPPING (the server's own disconnect, conn 0).
+replay_result replay_recording(const protocol::recording& r, protocol::sim_host& host,
+                               const std::function<void()>& shutdown);
+
+} // namespace emote::server

@@ -1,0 +1,54 @@
+#include "server/serve_host.hpp"
+
+#if EMOTE_SIM_HAVE_ENGINE
+#include "server/content_loader.hpp"
+#include "server/engine_host.hpp"
+#endif
+
+namespace emote::server {
+
+#if EMOTE_SIM_HAVE_ENGINE
+namespace {
+
+class engine_serve_host final : public serve_host {
+public:
+  explicit engine_serve_host(std::unique_ptr<engine_host> host) : host_(std::move(host)) {}
+  protocol::sim_host& sim() override { return *host_; }
+  host_extras extras() override {
+    host_extras x;
+    x.shutdown = [h = host_.get()] { h->engine().shutdown(); };
+    x.gauges = [h = host_.get()](metrics& m) {
+      m.sessions = static_cast<std::int64_t>(h->engine().session_count());
+      m.players = static_cast<std::int64_t>(h->engine().player_count());
+      m.displays = h->engine().active_displays();
+    };
+    return x;
+  }
+
+private:
+  std::unique_ptr<engine_host> host_;
+};
+
+} // namespace
+#endif
+
+core::result<std::unique_ptr<serve_host>, std::string>
+make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config) {
+#if EMOTE_SIM_HAVE_ENGINE
+  std::shared_ptr<content_loader> loader = make_content_loader();
+  auto host = engine_host::create(std::move(loader), {emotes}, config);
+  if (!host) {
+    return core::failure{std::string("cannot load emotes from '") + emotes.string() +
+                         "': " + host.error()};
+  }
+  return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
+#else
+  (void)emotes;
+  (void)config;
+  return core::failure{std::string(
+      "this emote-sim was built without the Engine (engine/sim/engine.cpp is not there yet), so "
+      "it cannot simulate; rebuild once the Engine is merged")};
+#endif
+}
+
+} // namespace emote::server

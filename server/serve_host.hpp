@@ -1,0 +1,29 @@
+#pragma once
+// The engine binding of `serve` and `replay`: the real Engine with its content, seen through
+// protocol::sim_host plus the two things only the server needs (shutdown, gauges). This is the
+// only server file that knows the Engine exists; the hub and replay see the interfaces.
+
+#include "engine/core/result.hpp"
+#include "engine/sim/engine.hpp"
+#include "protocol/runner.hpp"
+#include "server/hub.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace emote::server {
+
+class serve_host {
+public:
+  virtual ~serve_host() = default;
+  virtual protocol::sim_host& sim() = 0;
+  virtual host_extras extras() = 0;
+};
+
+/// Load `emotes` and build the Engine. Fails when the folder cannot be read, or when this build
+/// has no Engine (EMOTE_SIM_HAVE_ENGINE=0).
+core::result<std::unique_ptr<serve_host>, std::string>
+make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config);
+
+} // namespace emote::server

@@ -1,0 +1,138 @@
+#include "server/tick_schedule.hpp"
+
+#include "server/line_client.hpp"
+#include "server/metrics.hpp"
+#include "server/metrics_http.hpp"
+
+#include <doctest/doctest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <thread>
+
+using namespace emote::server;
+using namespace std::chrono_literals;
+using clock_type = tick_schedule::clock;
+
+TEST_CASE("realtime schedule: absolute deadlines, no drift") {
+  const clock_type::time_point t0{};
+  tick_schedule s(t0, 20);
+  CHECK(s.due(0) == t0);
+  CHECK(s.due(1) == t0 + 50ms);
+  CHECK(s.due(72000) == t0 + 3600s);
+  // Waking late every time does not shift later deadlines.
+  for (int k = 0; k < 1000; ++k) {
+    const auto w = s.begin_tick(s.next_due() + 7ms);
+    CHECK(w.behind == 0);
+    CHECK(w.skipped == 0);
+  }
+  CHECK(s.next_due() == t0 + 1000 * 50ms);
+  // Non-integral periods stay exact: 3 TPS.
+  tick_schedule three(t0, 3);
+  CHECK(three.due(3) == t0 + 1s);
+  CHECK(three.due(1) == t0 + 333333333ns);
+  CHECK(three.due(3000000) == t0 + 1000000s);
+}
+
+TEST_CASE("realtime schedule: an overrun runs the next tick at once, catching up") {
+  const clock_type::time_point t0{};
+  tick_schedule s(t0, 20);
+  (void)s.begin_tick(t0);
+  // Tick 0 took 120 ms: ticks 1 and 2 are already due and run back to back.
+  auto w = s.begin_tick(t0 + 120ms);
+  CHECK(w.behind == 1); // slot 1 was due at 50 ms, slot 2 at 100 ms
+  CHECK(w.skipped == 0);
+  CHECK(s.next_due() == t0 + 100ms);
+  w = s.begin_tick(t0 + 121ms);
+  CHECK(w.behind == 0);
+  CHECK(s.next_due() == t0 + 150ms);
+}
+
+TEST_CASE("realtime schedule: more than 40 ticks behind skips the missed deadlines") {
+  const clock_type::time_point t0{};
+  tick_schedule s(t0, 20);
+  (void)s.begin_tick(t0);
+  // Exactly 40 behind is still caught up.
+  auto w = s.begin_tick(t0 + 50ms + 40 * 50ms);
+  CHECK(w.behind == 40);
+  CHECK(w.skipped == 0);
+  tick_schedule s2(t0, 20);
+  (void)s2.begin_tick(t0);
+  w = s2.begin_tick(t0 + 50ms + 41 * 50ms + 10ms);
+  CHECK(w.behind == 41);
+  CHECK(w.skipped == 41);
+  // The tick that runs now takes the latest due slot; the next is due one period after it.
+  CHECK(s2.next_due() == t0 + 43 * 50ms);
+}
+
+TEST_CASE("metrics: Prometheus text with every series") {
+  metrics m;
+  m.tick_duration.observe(0.0004);
+  m.tick_duration.observe(0.003);
+  m.tick_duration.observe(2.0);
+  m.ticks_total = 3;
+  m.connections_controller = 2;
+  m.count_error("bad_json");
+  m.count_error("bad_json");
+  const auto text = m.render();
+  CHECK(text.find("# TYPE emote_sim_tick_duration_seconds histogram\n") != std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.00050000000000000001\"} 1\n") !=
+        std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.0050000000000000001\"} 2\n") !=
+        std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"+Inf\"} 3\n") != std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_count 3\n") != std::string::npos);
+  CHECK(text.find("emote_sim_ticks_total 3\n") != std::string::npos);
+  CHECK(text.find("emote_sim_connections{role=\"controller\"} 2\n") != std::string::npos);
+  CHECK(text.find("emote_sim_errors_total{code=\"bad_json\"} 2\n") != std::string::npos);
+  CHECK(text.find("emote_sim_errors_total{code=\"internal\"} 0\n") != std::string::npos);
+  for (const char* name :
+       {"emote_sim_ticks_behind", "emote_sim_ticks_skipped_total", "emote_sim_sessions",
+        "emote_sim_players", "emote_sim_displays", "emote_sim_received_bytes_total",
+        "emote_sim_sent_bytes_total", "emote_sim_slow_consumer_disconnects_total"}) {
+    CHECK_MESSAGE(text.find(std::string("# TYPE ") + name + " ") != std::string::npos, name);
+  }
+}
+
+TEST_CASE("metrics: GET /metrics over HTTP") {
+  boost::asio::io_context io;
+  int renders = 0;
+  auto http = metrics_http::open(io, *parse_listen_address("127.0.0.1:0"), [&] {
+    ++renders;
+    return std::string("emote_sim_ticks_total 5\n");
+  });
+  REQUIRE(http.ok());
+  const auto addr = http.value()->bound();
+  std::thread t([&] { io.run_for(5s); });
+  auto get = [&](std::string request) {
+    auto c = line_client::connect(addr, 2s);
+    REQUIRE(c.ok());
+    c->send_raw(request);
+    std::vector<std::string> lines;
+    while (auto l = c->read_line(2s)) {
+      lines.push_back(*l);
+    }
+    return lines;
+  };
+  auto ok = get("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  REQUIRE(ok.size() >= 5);
+  CHECK(ok[0] == "HTTP/1.1 200 OK");
+  CHECK(ok[1] == "Content-Type: text/plain; version=0.0.4; charset=utf-8");
+  CHECK(ok.back() == "emote_sim_ticks_total 5");
+  auto missing = get("GET / HTTP/1.1\r\n\r\n");
+  REQUIRE_FALSE(missing.empty());
+  CHECK(missing[0] == "HTTP/1.1 404 Not Found");
+  auto post = get("POST /metrics HTTP/1.1\r\n\r\n");
+  REQUIRE_FALSE(post.empty());
+  CHECK(post[0] == "HTTP/1.1 405 Method Not Allowed");
+  auto huge = get("GET /metrics HTTP/1.1\r\nX: " + std::string(20000, 'a') + "\r\n\r\n");
+  REQUIRE_FALSE(huge.empty());
+  CHECK(huge[0] == "HTTP/1.1 431 Request Header Fields Too Large");
+  CHECK(renders == 1);
+  boost::asio::post(io, [&] {
+    http.value()->close();
+    io.stop();
+  });
+  t.join();
+}

@@ -1,0 +1,307 @@
+#include "server/config.hpp"
+
+#include "server/listen_address.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace fs = std::filesystem;
+using namespace emote::server;
+
+namespace {
+
+struct fake_env {
+  std::map<std::string, std::string> vars;
+  env_lookup lookup() const {
+    return [this](const std::string& k) -> std::optional<std::string> {
+      auto it = vars.find(k);
+      if (it == vars.end()) {
+        return std::nullopt;
+      }
+      return it->second;
+    };
+  }
+  env_names names() const {
+    return [this] {
+      std::vector<std::string> n;
+      for (const auto& [k, v] : vars) {
+        n.push_back(k);
+      }
+      return n;
+    };
+  }
+};
+
+fs::path write_temp(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / "emote_sim_config_test";
+  fs::create_directories(dir);
+  const fs::path p = dir / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+server_config build_ok(const config_loader& l) {
+  auto r = l.build();
+  if (!r) {
+    FAIL(r.error().text());
+  }
+  return std::move(r).value();
+}
+
+std::string build_error(const config_loader& l) {
+  auto r = l.build();
+  REQUIRE_FALSE(r.ok());
+  return r.error().text();
+}
+
+} // namespace
+
+TEST_CASE("listen addresses: tcp, bracketed IPv6 and unix sockets") {
+  auto a = parse_listen_address("127.0.0.1:25580");
+  REQUIRE(a.ok());
+  CHECK(a->type == listen_address::kind::tcp);
+  CHECK(a->host == "127.0.0.1");
+  CHECK(a->port == 25580);
+  CHECK(a->text() == "127.0.0.1:25580");
+
+  auto v6 = parse_listen_address("[::1]:0");
+  REQUIRE(v6.ok());
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == 0);
+  CHECK(v6->text() == "[::1]:0");
+
+  auto u = parse_listen_address("unix:/tmp/emote.sock");
+  REQUIRE(u.ok());
+  CHECK(u->type == listen_address::kind::unix_socket);
+  CHECK(u->path == "/tmp/emote.sock");
+  CHECK(u->text() == "unix:/tmp/emote.sock");
+
+  CHECK_FALSE(parse_listen_address("localhost").ok());
+  CHECK_FALSE(parse_listen_address(":80").ok());
+  CHECK_FALSE(parse_listen_address("host:65536").ok());
+  CHECK_FALSE(parse_listen_address("host:8x").ok());
+  CHECK_FALSE(parse_listen_address("::1:80").ok());
+  CHECK_FALSE(parse_listen_address("unix:").ok());
+  CHECK_FALSE(parse_listen_address("unix:/" + std::string(200, 'a')).ok());
+}
+
+TEST_CASE("config defaults") {
+  config_loader l;
+  const auto cfg = build_ok(l);
+  REQUIRE(cfg.listen.size() == 1);
+  CHECK(cfg.listen[0].text() == "127.0.0.1:25580");
+  CHECK(cfg.clock == clock_mode::realtime);
+  CHECK(cfg.tps == 20);
+  CHECK(cfg.engine.seed == 0);
+  CHECK(cfg.engine.max_active_display_entities == 512);
+  CHECK(cfg.engine.cooldown_mode == emote::sim::cooldown_mode::start);
+  CHECK(cfg.engine.max_players == 10000);
+  REQUIRE(cfg.engine.permissions.size() == 1);
+  CHECK(cfg.engine.permissions[0].permission == "emote.default");
+  CHECK(cfg.limits.max_line_bytes == 1048576);
+  CHECK(cfg.limits.max_inbound_messages == 65536);
+  CHECK(cfg.limits.max_outbound_bytes == 16777216);
+  CHECK(cfg.limits.max_connections == 256);
+  CHECK_FALSE(cfg.metrics.has_value());
+  CHECK(cfg.record.empty());
+  CHECK(cfg.emotes == fs::path("emotes"));
+  CHECK(cfg.effective_json == "{}");
+}
+
+TEST_CASE("config precedence: defaults < file < environment < command line") {
+  const auto file = write_temp("precedence.json", R"({
+    // comments and trailing commas are accepted
+    "schema_version": 1,
+    "emotes": "my_emotes",
+    "seed": 5,
+    "tps": 10,
+    "clock": "manual",
+    "limits": {"max_connections": 7, "max_line_bytes": 4096,},
+    "auth": {"controller_token": "secret"},
+  })");
+  fake_env env;
+  env.vars["EMOTE_SIM_SEED"] = "6";
+  env.vars["EMOTE_SIM_LIMITS_MAX_CONNECTIONS"] = "8";
+  env.vars["EMOTE_SIM_LISTEN"] = "127.0.0.1:0, unix:/tmp/x.sock";
+  config_loader l;
+  REQUIRE_FALSE(l.add_file(file));
+  REQUIRE_FALSE(l.add_environment(env.lookup(), env.names()));
+  REQUIRE_FALSE(l.set("seed", "7", "--seed"));
+  const auto cfg = build_ok(l);
+  CHECK(cfg.engine.seed == 7);              // command line wins
+  CHECK(cfg.limits.max_connections == 8);   // environment beats file
+  CHECK(cfg.limits.max_line_bytes == 4096); // file beats defaults
+  CHECK(cfg.limits.max_outbound_bytes == 16777216);
+  CHECK(cfg.tps == 10);
+  CHECK(cfg.clock == clock_mode::manual);
+  CHECK(cfg.auth.controller_token == "secret");
+  REQUIRE(cfg.listen.size() == 2);
+  CHECK(cfg.listen[1].type == listen_address::kind::unix_socket);
+  // relative paths in a file are relative to the file's folder
+  CHECK(cfg.emotes == (file.parent_path() / "my_emotes").lexically_normal());
+  // the effective config blanks tokens
+  CHECK(cfg.effective_json.find("secret") == std::string::npos);
+  CHECK(cfg.effective_json.find("\"seed\":7") != std::string::npos);
+}
+
+TEST_CASE("an invalid config names the key and the layer") {
+  SUBCASE("unknown key in a file") {
+    config_loader l;
+    auto err = l.add_json(R"({"limits": {"max_lines": 3}})", "a.json", ".");
+    REQUIRE(err);
+    CHECK(err->key == "limits.max_lines");
+    CHECK(err->text() == "config: limits.max_lines (from a.json): unknown key");
+  }
+  SUBCASE("wrong type") {
+    config_loader l;
+    REQUIRE_FALSE(l.add_json(R"({"tps": "fast"})", "a.json", "."));
+    CHECK(build_error(l) ==
+          "config: tps (from a.json): must be an integer between 1 and 1000, not a string");
+  }
+  SUBCASE("out of range from the environment") {
+    fake_env env;
+    env.vars["EMOTE_SIM_LIMITS_MAX_LINE_BYTES"] = "10";
+    config_loader l;
+    REQUIRE_FALSE(l.add_environment(env.lookup(), env.names()));
+    CHECK(build_error(l) == "config: limits.max_line_bytes (from EMOTE_SIM_LIMITS_MAX_LINE_BYTES): "
+                            "must be an integer between 64 and 1073741824 (got 10)");
+  }
+  SUBCASE("not an integer on the command line") {
+    config_loader l;
+    auto err = l.set("seed", "abc", "--seed");
+    REQUIRE(err);
+    CHECK(err->text() == "config: seed (from --seed): must be an integer");
+  }
+  SUBCASE("unknown environment variable") {
+    fake_env env;
+    env.vars["EMOTE_SIM_LISTN"] = "x";
+    config_loader l;
+    auto err = l.add_environment(env.lookup(), env.names());
+    REQUIRE(err);
+    CHECK(err->key == "EMOTE_SIM_LISTN");
+  }
+  SUBCASE("bad listen address") {
+    config_loader l;
+    REQUIRE_FALSE(l.add_json(R"({"listen": ["127.0.0.1:25580", "nope"]})", "a.json", "."));
+    CHECK(build_error(l) == "config: listen[1] (from a.json): expected HOST:PORT or unix:PATH");
+  }
+  SUBCASE("clock, cooldown_mode, schema_version, metrics") {
+    config_loader a;
+    REQUIRE_FALSE(a.add_json(R"({"clock": "fast"})", "f", "."));
+    CHECK(build_error(a).starts_with("config: clock (from f)"));
+    config_loader b;
+    REQUIRE_FALSE(b.add_json(R"({"cooldown_mode": "end"})", "f", "."));
+    CHECK(build_error(b).starts_with("config: cooldown_mode (from f)"));
+    config_loader c;
+    REQUIRE_FALSE(c.add_json(R"({"schema_version": 2})", "f", "."));
+    CHECK(build_error(c) == "config: schema_version (from f): must be 1");
+    config_loader d;
+    REQUIRE_FALSE(d.add_json(R"({"metrics": "unix:/m.sock"})", "f", "."));
+    CHECK(build_error(d) == "config: metrics (from f): must be a TCP HOST:PORT address");
+  }
+  SUBCASE("JSON syntax error gives line and column") {
+    config_loader l;
+    auto err = l.add_json("{\n  \"seed\": 1\n  \"tps\": 2}", "bad.json", ".");
+    REQUIRE(err);
+    CHECK(err->text().starts_with("config: bad.json: invalid JSON at 3:3"));
+  }
+  SUBCASE("missing file") {
+    config_loader l;
+    auto err = l.add_file("/nonexistent/emote-sim.json");
+    REQUIRE(err);
+    CHECK(err->text() == "config: /nonexistent/emote-sim.json: cannot open the config file");
+  }
+}
+
+TEST_CASE("permissions: access rules, cooldown modifiers and idle settings") {
+  config_loader l;
+  REQUIRE_FALSE(l.add_json(R"({"permissions": [
+      {"permission": "emote.vip", "emotes": ["demo:.*"], "cooldown": "x0.5",
+       "idle": {"delay": "200t", "emote": ["demo:a", 40, "demo:b", 60]}},
+      {"permission": "emote.default", "emotes": ["*"], "cooldown": "95t",
+       "idle": {"delay": "10s", "emote": ["demo:sit", "demo:.*"]}}
+    ], "disabled": [" demo:x ", "", "demo:x", "demo:y"]})",
+                           "f", "."));
+  const auto cfg = build_ok(l);
+  const auto& p = cfg.engine.permissions;
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].permission == "emote.vip");
+  REQUIRE(p[0].cooldown);
+  CHECK(p[0].cooldown->is_factor);
+  CHECK(p[0].cooldown->factor == 0.5);
+  REQUIRE(p[0].idle);
+  CHECK(p[0].idle->delay == 200);
+  CHECK(p[0].idle->emotes == std::vector<std::string>{"demo:a", "demo:b"});
+  CHECK(p[0].idle->weights == std::vector<std::int32_t>{40, 60});
+  CHECK_FALSE(p[1].cooldown->is_factor);
+  CHECK(p[1].cooldown->ticks == 95);
+  CHECK(p[1].idle->delay == 200);
+  CHECK(p[1].idle->weights.empty());
+  CHECK(cfg.engine.disabled == std::vector<std::string>{"demo:x", "demo:y"});
+
+  auto bad = [](const char* json) {
+    config_loader b;
+    REQUIRE_FALSE(b.add_json(json, "f", "."));
+    return build_error(b);
+  };
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"]},
+                                {"permission": "a", "emotes": ["*"]}]})") ==
+        "config: permissions[1].permission (from f): duplicate permission 'a'");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["demo:(" ]}]})")
+            .starts_with("config: permissions[0].emotes[0] (from f): is neither *"));
+  CHECK(bad((R"({"permissions": [{"permission": "a", "emotes": [")" + std::string(40, '(') +
+             std::string(40, ')') + R"("]}]})")
+                .c_str()) == "config: permissions[0].emotes[0] (from f): regular expression is "
+                             "too long or nests too deeply");
+  CHECK(bad(R"x({"permissions": [{"permission": "a", "emotes": ["x{100}(y{200})"]}]})x")
+            .starts_with("config: permissions[0].emotes[0] (from f): regular expression repeats "
+                         "too much"));
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["x{4444444444444444444}"]}]})") ==
+        "config: permissions[0].emotes[0] (from f): regular expression has a number over 6 "
+        "digits");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "x-1"}]})") ==
+        "config: permissions[0].cooldown (from f): factor must be a finite number >= 0");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "5m"}]})") ==
+        "config: permissions[0].cooldown (from f): must be a valid Minecraft time: invalid unit");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"],
+                                 "idle": {"delay": "0t", "emote": ["a:b"]}}]})") ==
+        "config: permissions[0].idle.delay (from f): must be a valid Minecraft time: tick count "
+        "too low");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"],
+                                 "idle": {"emote": ["a:b", 40, "a:c", 50]}}]})") ==
+        "config: permissions[0].idle.emote (from f): weights must total 100 (got 90)");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"],
+                                 "idle": {"emote": ["a:b", "a:b"]}}]})") ==
+        "config: permissions[0].idle.emote[1] (from f): repeats 'a:b'");
+  CHECK(bad(R"({"permissions": [{"permission": " ", "emotes": ["*"]}]})") ==
+        "config: permissions[0].permission (from f): must not be blank");
+  CHECK(bad(R"({"permissions": [{"emotes": ["*"]}]})") ==
+        "config: permissions[0].permission (from f): is required");
+  CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "colour": 1}]})") ==
+        "config: permissions[0].colour (from f): unknown key");
+
+  // Environment/command line take permissions as JSON text.
+  config_loader e;
+  REQUIRE_FALSE(e.set("permissions", R"([{"permission":"emote.default","emotes":["a:b"]}])",
+                      "EMOTE_SIM_PERMISSIONS"));
+  CHECK(build_ok(e).engine.permissions[0].emotes == std::vector<std::string>{"a:b"});
+}
+
+TEST_CASE("the effective config reads back as a layer") {
+  config_loader l;
+  REQUIRE_FALSE(l.add_json(R"({"seed": 42, "limits": {"max_players": 5},
+                               "auth": {"observer_token": "t"}, "disabled": ["a:b"]})",
+                           "f", "/base"));
+  const auto first = build_ok(l);
+  config_loader again;
+  REQUIRE_FALSE(again.add_json(first.effective_json, "recording", "/elsewhere"));
+  const auto second = build_ok(again);
+  CHECK(second.engine.seed == 42);
+  CHECK(second.engine.max_players == 5);
+  CHECK(second.engine.disabled == std::vector<std::string>{"a:b"});
+  CHECK(second.auth.observer_token.empty());
+  CHECK(second.effective_json == first.effective_json);
+}

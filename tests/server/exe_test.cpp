@@ -1,0 +1,254 @@
+// The built `emote-sim` executable: command line, configuration errors, and (with the Engine,
+// "[engine]" cases) serve over TCP and a Unix socket, SIGTERM, recordings replayed by
+// `emote-sim replay`, `record-to-scenario`, and `bot` against `run`.
+#include "process.hpp"
+
+#include "server/line_client.hpp"
+#include "server/listen_address.hpp"
+
+#include <doctest/doctest.h>
+
+#include <regex>
+
+using namespace emote::server;
+using namespace emote::server::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Cases that need the Engine run only in builds that have it (EMOTE_SIM_HAVE_ENGINE); until then
+// they are reported as skipped.
+#if EMOTE_SIM_HAVE_ENGINE
+constexpr bool no_engine = false;
+#else
+constexpr bool no_engine = true;
+#endif
+
+std::filesystem::path data(const std::string& rel) {
+  return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / rel;
+}
+
+std::string read_until(line_client& c, const std::string& needle) {
+  for (int i = 0; i < 100000; ++i) {
+    auto line = c.read_line(10s);
+    REQUIRE_MESSAGE(line.has_value(), "waiting for " << needle);
+    if (line->find(needle) != std::string::npos) {
+      return *line;
+    }
+  }
+  FAIL("not found: " << needle);
+  return {};
+}
+
+line_client hello(const listen_address& a, const std::string& extra = "") {
+  auto c = line_client::connect(a, 5s);
+  REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error()));
+  c->send_line(R"({"op":"hello","protocol":1,"client":"exe-test")" + extra + "}");
+  auto w = c->read_line(5s);
+  REQUIRE(w.has_value());
+  REQUIRE_MESSAGE(w->starts_with(R"({"op":"welcome")"), *w);
+  return std::move(c).value();
+}
+
+void step(line_client& c, int ticks, const std::string& id) {
+  c.send_line(R"({"op":"clock.step","id":")" + id + R"(","ticks":)" + std::to_string(ticks) + "}");
+  read_until(c, R"({"op":"reply","id":")" + id + "\"");
+}
+
+// A server started from the executable, listening on a Unix socket and an ephemeral TCP port.
+struct served {
+  served(const std::filesystem::path& dir, std::vector<std::string> extra) {
+    sock = *parse_listen_address("unix:" + (dir / "s.sock").string());
+    std::vector<std::string> args = {"serve",
+                                     "--listen",
+                                     sock.text(),
+                                     "--listen",
+                                     "127.0.0.1:0",
+                                     "--emotes",
+                                     data("emotes").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    p = std::make_unique<process>(args, dir);
+    REQUIRE_MESSAGE(p->wait_for_log("ready", 20s), p->err());
+    std::smatch m;
+    const std::string err = p->err();
+    REQUIRE(std::regex_search(err, m, std::regex(R"(listening on (127\.0\.0\.1:\d+))")));
+    tcp = *parse_listen_address(m[1].str());
+  }
+  int stop() {
+    p->signal(SIGTERM);
+    const auto st = p->wait(20s);
+    REQUIRE(st.has_value());
+    return *st;
+  }
+  std::unique_ptr<process> p;
+  listen_address sock;
+  listen_address tcp;
+};
+
+} // namespace
+
+TEST_CASE("exe: --help lists the server's commands; unknown commands and options fail") {
+  const auto dir = scratch_dir("exe_help");
+  std::string out;
+  std::string err;
+  CHECK(process::run({"--help"}, dir, &out) == 0);
+  for (const char* c : {"serve", "bot", "replay", "record-to-scenario", "run", "check", "list"}) {
+    CHECK_MESSAGE(out.find(std::string("  ") + c) != std::string::npos, c);
+  }
+  CHECK(process::run({"serve", "--help"}, dir, &out) == 0);
+  CHECK(out.find("--record-frames") != std::string::npos);
+  CHECK(process::run({"serve", "--colour", "red"}, dir, nullptr, &err) == 2);
+  CHECK(err.find("unknown option '--colour'") != std::string::npos);
+  CHECK(process::run({"replay"}, dir, nullptr, &err) == 2);
+  CHECK(process::run({"bot", "x.json"}, dir, nullptr, &err) == 2);
+  CHECK(process::run({"replay", (dir / "missing.ndjson").string()}, dir, nullptr, &err) == 2);
+}
+
+TEST_CASE("exe: an invalid configuration stops serve and names the key and its layer") {
+  const auto dir = scratch_dir("exe_config");
+  std::string err;
+  CHECK(process::run({"serve", "--tps", "0"}, dir, nullptr, &err) == 2);
+  CHECK(err.find("config: tps (from --tps): must be an integer between 1 and 1000 (got 0)") !=
+        std::string::npos);
+  CHECK(process::run({"serve"}, dir, nullptr, &err, {"EMOTE_SIM_LIMITS_MAX_CONNECTIONS=none"}) ==
+        2);
+  CHECK(err.find("config: limits.max_connections (from EMOTE_SIM_LIMITS_MAX_CONNECTIONS): must "
+                 "be an integer") != std::string::npos);
+  std::ofstream(dir / "bad.json") << R"({"listen": ["127.0.0.1:25580"], "colour": "red"})";
+  CHECK(process::run({"serve", "--config", (dir / "bad.json").string()}, dir, nullptr, &err) == 2);
+  CHECK(err.find("config: colour (from " + (dir / "bad.json").string() + "): unknown key") !=
+        std::string::npos);
+  CHECK(process::run({"serve", "--log-level", "loud"}, dir, nullptr, &err) == 2);
+  CHECK(err.find("unknown log level 'loud'") != std::string::npos);
+}
+
+TEST_CASE("exe: without the Engine, serve says so and exits 1" * doctest::skip(!no_engine)) {
+  const auto dir = scratch_dir("exe_noengine");
+  std::string err;
+  CHECK(process::run({"serve", "--emotes", data("emotes").string()}, dir, nullptr, &err) == 1);
+  CHECK(err.find("without the Engine") != std::string::npos);
+}
+
+TEST_CASE("[engine] exe: serve on TCP and a Unix socket; SIGTERM stops every playback with "
+          "SERVER_STOPPING, says bye, flushes the recording and exits 0" *
+          doctest::skip(no_engine)) {
+  const auto dir = scratch_dir("exe_sigterm");
+  const auto rec = dir / "rec.ndjson";
+  served s(dir, {"--record", rec.string(), "--metrics", "127.0.0.1:0"});
+  auto c = hello(s.sock);
+  auto watcher = hello(s.tcp, R"(,"role":"observer")");
+  watcher.send_line(R"({"op":"subscribe","id":1,"events":["playback."]})");
+  read_until(watcher, R"("id":1)");
+  c.send_line(R"({"op":"player.join","id":"j","player":"alice","position":[0.5,64,0.5]})");
+  c.send_line(R"({"op":"emote.play","id":"p","player":"alice","emote":"t:wave"})");
+  CHECK(read_until(c, R"("id":"p")").find(R"("ok":true)") != std::string::npos);
+  read_until(watcher, R"("type":"playback.started")");
+  CHECK(s.stop() == 0);
+  const auto last = read_until(watcher, "SERVER_STOPPING");
+  CHECK(last.find(R"("type":"playback.stopped")") != std::string::npos);
+  CHECK(last.find(R"("player":"alice")") != std::string::npos);
+  CHECK(watcher.read_line(5s) == R"({"op":"bye","reason":"server_stopping"})");
+  CHECK(read_until(c, R"({"op":"bye")") == R"({"op":"bye","reason":"server_stopping"})");
+  const auto text = read_file(rec);
+  CHECK(text.find(R"("conn":0,"disconnect":{})") != std::string::npos);
+  CHECK(text.back() == '\n');
+  std::string out;
+  CHECK(process::run({"replay", rec.string()}, dir, &out) == 0);
+  CHECK(out.find("identical") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s.sock.path)); // the socket file is removed
+}
+
+TEST_CASE("[engine] exe: a live session (several players, a two-player match, a random "
+          "Sequence) replays identical; a changed input reports the first divergent tick" *
+          doctest::skip(no_engine)) {
+  const auto dir = scratch_dir("exe_replay");
+  const auto rec = dir / "live.ndjson";
+  {
+    served s(dir,
+             {"--clock", "manual", "--seed", "11", "--record", rec.string(), "--record-frames"});
+    auto a = hello(s.sock);
+    auto b = hello(s.tcp);
+    a.send_line(R"({"op":"player.join","player":"alice","position":[0.5,64,0.5],"yaw":0})");
+    b.send_line(R"({"op":"player.join","player":"bob","position":[0.5,64,1.7],"yaw":180})");
+    a.send_line(R"({"op":"player.join","player":"carol","position":[10.5,64,0.5]})");
+    step(a, 1, "s0");
+    a.send_line(R"({"op":"emote.play","id":"a","player":"alice","emote":"t:handshake"})");
+    a.send_line(R"({"op":"emote.play","id":"c","player":"carol","emote":"t:random"})");
+    step(a, 2, "s1");
+    b.send_line(R"({"op":"emote.play","id":"b","player":"bob","emote":"t:handshake"})");
+    CHECK(read_until(b, R"("id":"b")").find(R"("role":"partner")") != std::string::npos);
+    step(a, 60, "s2");
+    b.send_line(R"({"op":"bye"})"); // bob leaves with his connection
+    step(a, 20, "s3");
+    CHECK(s.stop() == 0);
+  }
+  std::string out;
+  std::string err;
+  CHECK(process::run({"replay", rec.string()}, dir, &out, &err) == 0);
+  CHECK_MESSAGE(std::regex_search(out, std::regex(R"(^replay: \d+ ticks, identical\n$)")), out);
+
+  // One changed input: carol's Sequence is played by alice instead of carol.
+  std::string text = read_file(rec);
+  const std::string from = R"("id":"c","player":"carol")";
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), R"("id":"c","player":"dave")");
+  std::ofstream(dir / "changed.ndjson", std::ios::binary) << text;
+  CHECK(process::run({"replay", (dir / "changed.ndjson").string()}, dir, &out) == 1);
+  CHECK_MESSAGE(out.find("replay: diverged at tick 1\n") == 0, out);
+  CHECK(out.find("recorded:") != std::string::npos);
+
+  // A different content folder is refused unless allowed.
+  CHECK(process::run({"replay", rec.string(), "--emotes", (dir / "nothing").string()}, dir, &out,
+                     &err) == 2);
+  CHECK(err.find("differs") != std::string::npos);
+
+  // record-to-scenario: the input as a scenario that `run` accepts.
+  CHECK(
+      process::run({"record-to-scenario", rec.string(), "--out", (dir / "captured.json").string()},
+                   dir) == 0);
+  CHECK(process::run({"run", (dir / "captured.json").string()}, dir, &out, &err) == 0);
+  CHECK(out.find("1 passed, 0 failed") != std::string::npos);
+}
+
+TEST_CASE("[engine] exe: bot against a live server gives the same frames as run" *
+          doctest::skip(no_engine)) {
+  const auto dir = scratch_dir("exe_bot");
+  const auto scenario = data("scenarios/live.json");
+  std::string run_summary;
+  CHECK(process::run({"run", scenario.string(), "--out", (dir / "run.ndjson").string()}, dir,
+                     &run_summary) == 0);
+  CHECK(run_summary.find("PASS several players") != std::string::npos);
+  served s(dir, {"--clock", "manual", "--seed", "11"});
+  std::string bot_summary;
+  CHECK(process::run({"bot", "--connect", s.tcp.text(), scenario.string(), "--out",
+                      (dir / "bot.ndjson").string()},
+                     dir, &bot_summary) == 0);
+  CHECK(bot_summary.find("PASS several players") != std::string::npos);
+  const auto run_out = read_file(dir / "run.ndjson");
+  const auto bot_out = read_file(dir / "bot.ndjson");
+  CHECK(!run_out.empty());
+  CHECK(bot_out == run_out);
+  CHECK(s.stop() == 0);
+}
+
+TEST_CASE("[engine] exe: GET /metrics on a running server" * doctest::skip(no_engine)) {
+  const auto dir = scratch_dir("exe_metrics");
+  served s(dir, {"--metrics", "127.0.0.1:0"});
+  std::smatch m;
+  const std::string err = s.p->err();
+  REQUIRE(std::regex_search(err, m, std::regex(R"(metrics at http://(127\.0\.0\.1:\d+)/metrics)")));
+  auto c = hello(s.sock);
+  auto h = line_client::connect(*parse_listen_address(m[1].str()), 5s);
+  REQUIRE(h.ok());
+  h->send_raw("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::string body;
+  while (auto line = h->read_line(5s)) {
+    body += *line + "\n";
+  }
+  CHECK(body.starts_with("HTTP/1.1 200 OK"));
+  CHECK(body.find("emote_sim_connections{role=\"controller\"} 1") != std::string::npos);
+  CHECK(body.find("emote_sim_emotes 11") != std::string::npos);
+  CHECK(body.find("emote_sim_tick_duration_seconds_count") != std::string::npos);
+  CHECK(s.stop() == 0);
+}

@@ -1,0 +1,264 @@
+// The server in process with the real Engine and the test content (tests/data/server/emotes):
+// every op and the Engine's error codes of protocol.md §3 through a socket, with the connection
+// usable after each. These cases need the Engine and are skipped in builds without it.
+#include "server/hub.hpp"
+
+#include "server/line_client.hpp"
+#include "server/serve_host.hpp"
+
+#include <doctest/doctest.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <rapidjson/document.h>
+
+#include <filesystem>
+#include <future>
+#include <thread>
+#include <unistd.h>
+
+using namespace emote::server;
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+
+namespace {
+
+#if EMOTE_SIM_HAVE_ENGINE
+constexpr bool no_engine = false;
+#else
+constexpr bool no_engine = true;
+#endif
+
+std::filesystem::path test_emotes() {
+  return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes";
+}
+
+struct engine_server {
+  explicit engine_server(const emote::sim::engine_config& cfg = {},
+                         const std::filesystem::path& emotes = test_emotes()) {
+    spdlog::set_level(spdlog::level::off);
+    auto h = make_serve_host(emotes, cfg);
+    REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error()));
+    host = std::move(h).value();
+    hub_settings s;
+    s.clock = clock_mode::manual;
+    server = std::make_unique<hub>(io, s, host->sim(), host->extras(), m, nullptr);
+    REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
+    guard.emplace(io.get_executor());
+    thread = std::thread([this] { io.run(); });
+  }
+  ~engine_server() {
+    asio::post(io, [this] {
+      server.reset();
+      guard.reset();
+      io.stop();
+    });
+    thread.join();
+  }
+  line_client client() {
+    auto c = line_client::connect(server->bound()[0], 2s);
+    REQUIRE(c.ok());
+    c->send_line(R"({"op":"hello","protocol":1})");
+    const auto w = c->read_line(2s);
+    REQUIRE(w.has_value());
+    CHECK(w->find(R"("emotes":11)") != std::string::npos);
+    return std::move(c).value();
+  }
+
+  asio::io_context io;
+  std::unique_ptr<serve_host> host;
+  metrics m;
+  std::unique_ptr<hub> server;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
+  std::thread thread;
+};
+
+struct conversation {
+  explicit conversation(line_client& client) : c(client) {}
+  line_client& c;
+  int next = 0;
+  std::vector<std::string> other; ///< frames and other lines read while waiting for replies
+
+  /// Send `body` (without op braces' id) and return the reply line.
+  std::string ask(const std::string& op_fields) {
+    const std::string id = std::to_string(++next);
+    c.send_line(R"({"id":)" + id + "," + op_fields + "}");
+    for (;;) {
+      auto line = c.read_line(5s);
+      REQUIRE(line.has_value());
+      if (line->starts_with(R"({"op":"reply","id":)" + id + ",")) {
+        return *line;
+      }
+      other.push_back(*line);
+    }
+  }
+  void ok(const std::string& op_fields) {
+    const auto r = ask(op_fields);
+    CHECK_MESSAGE(r.find(R"("ok":true)") != std::string::npos, r);
+  }
+  void fails(const std::string& op_fields, const std::string& code, const std::string& message) {
+    const auto r = ask(op_fields);
+    CHECK_MESSAGE(r.find(R"("code":")" + code + "\"") != std::string::npos, r);
+    CHECK_MESSAGE(r.find(R"("message":")" + message) != std::string::npos, r);
+    ok(R"("op":"ping")"); // still usable
+  }
+};
+
+} // namespace
+
+TEST_CASE("[engine] server: every op against the Engine" * doctest::skip(no_engine)) {
+  engine_server s;
+  auto c = s.client();
+  conversation t(c);
+  t.ok(R"("op":"subscribe","events":["playback.","partner."])");
+  t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5],"yaw":0)");
+  t.ok(R"("op":"player.update","player":"alice","sneaking":true)");
+  t.ok(R"("op":"player.update","player":"alice","sneaking":false)");
+  const auto play = t.ask(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  CHECK(play.find(R"("ok":true,"session":1,"emote":"t:wave","role":"solo")") != std::string::npos);
+  t.ok(R"("op":"clock.step","ticks":2)");
+  CHECK(t.ask(R"("op":"state.get","player":"alice")").find(R"("session":1)") != std::string::npos);
+  CHECK(t.ask(R"("op":"emote.stop","player":"alice")").find(R"("session":1)") != std::string::npos);
+  t.ok(R"("op":"player.event","player":"alice","event":"jump")");
+  CHECK(t.ask(R"("op":"emote.stop_all")").find(R"("stopped":0)") != std::string::npos);
+  const auto list = t.ask(R"("op":"emote.list")");
+  CHECK(list.find(R"("id":"t:handshake","type":"sequence")") != std::string::npos);
+  CHECK(t.ask(R"("op":"emote.info","emote":"t:random")").find(R"("steps":)") != std::string::npos);
+  CHECK(t.ask(R"("op":"world.blocks","set":[{"from":[0,60,0],"to":[1,60,1],"block":"solid"}])")
+            .find(R"("changed":4)") != std::string::npos);
+  CHECK(t.ask(R"("op":"world.clear")").find(R"("cleared":)") != std::string::npos);
+  t.ok(R"("op":"cooldown.clear")");
+  const auto reg = t.ask(
+      R"("op":"emote.register","document":{"type":"animation","schema_version":4,"id":"t:runtime",)"
+      R"("metadata":{"name":"Runtime","description":""},"settings":{"standalone":true,"cooldown":"0t",)"
+      R"("player":{"hidden":false,"stop_conditions":{"movement_distance":1,"jump":true,"submerge":true,)"
+      R"("ride":true,"damage":true,"attack":true,"game_mode_change":true}},"playback":{"mode":"once"}},)"
+      R"("nodes":{"r":{"type":"anchor","space":"initiator","transform":{"position":[0,0,0],)"
+      R"("rotation":[0,0,0],"scale":[1,1,1]}}},"timeline":{"duration":"5t","tracks":{},"events":{}}})");
+  CHECK_MESSAGE(reg.find(R"("emote":"t:runtime")") != std::string::npos, reg);
+  const auto reload = t.ask(R"("op":"emote.reload")");
+  CHECK_MESSAGE(reload.find(R"("loaded":)") != std::string::npos, reload);
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:runtime")"); // survived the reload
+  t.ok(R"("op":"emote.unregister","emote":"t:runtime")");
+  t.ok(R"("op":"player.leave","player":"alice")");
+}
+
+TEST_CASE("[engine] server: the Engine's error codes, the connection usable after each" *
+          doctest::skip(no_engine)) {
+  SUBCASE("unknown_player, player_exists, unknown_emote, not_standalone, no_permission, "
+          "cooldown, not_playing") {
+    engine_server s;
+    auto c = s.client();
+    conversation t(c);
+    t.fails(R"("op":"emote.play","player":"ghost","emote":"t:wave")", "unknown_player",
+            "Player is not online.");
+    t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+    t.fails(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])", "player_exists", "");
+    t.fails(R"("op":"emote.play","player":"alice","emote":"t:nope")", "unknown_emote",
+            "That emote does not exist.");
+    t.fails(R"("op":"emote.play","player":"alice","emote":"t:pose_a")", "not_standalone",
+            "This emote can only be played as part of a sequence.");
+    t.ok(
+        R"("op":"player.join","player":"pleb","position":[5.5,64,0.5],"permissions":{"emote.default":false})");
+    t.fails(R"("op":"emote.play","player":"pleb","emote":"t:wave")", "no_permission",
+            "You do not have permission to use this emote.");
+    t.ok(R"("op":"emote.play","player":"alice","emote":"t:cool")");
+    const auto cd = t.ask(R"("op":"emote.play","player":"alice","emote":"t:cool")");
+    CHECK(cd.find(R"("code":"cooldown")") != std::string::npos);
+    CHECK(cd.find(R"("remaining_ticks":40)") != std::string::npos);
+    t.fails(R"("op":"emote.stop","player":"pleb")", "not_playing", "");
+  }
+  SUBCASE("disabled") {
+    emote::sim::engine_config cfg;
+    cfg.disabled = {"t:big"};
+    engine_server s(cfg);
+    auto c = s.client();
+    conversation t(c);
+    t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+    t.fails(R"("op":"emote.play","player":"alice","emote":"t:big")", "disabled",
+            "This emote is currently unavailable.");
+  }
+  SUBCASE("already_playing (cooldown mode stop)") {
+    emote::sim::engine_config cfg;
+    cfg.cooldown_mode = emote::sim::cooldown_mode::stop;
+    engine_server s(cfg);
+    auto c = s.client();
+    conversation t(c);
+    t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+    t.ok(R"("op":"emote.play","player":"alice","emote":"t:cool")");
+    t.fails(R"("op":"emote.play","player":"alice","emote":"t:cool")", "already_playing",
+            "This emote is already playing.");
+  }
+  SUBCASE("display_limit") {
+    emote::sim::engine_config cfg;
+    cfg.max_active_display_entities = 2;
+    engine_server s(cfg);
+    auto c = s.client();
+    conversation t(c);
+    t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+    t.fails(R"("op":"emote.play","player":"alice","emote":"t:big")", "display_limit",
+            "Too many emotes are active right now. Try again shortly.");
+  }
+}
+
+TEST_CASE("[engine] server: a disconnect makes the connection's players leave with "
+          "DISCONNECTED" *
+          doctest::skip(no_engine)) {
+  engine_server s;
+  auto watcher = s.client();
+  conversation w(watcher);
+  w.ok(R"("op":"subscribe","events":["playback.stopped"])");
+  {
+    auto c = s.client();
+    conversation t(c);
+    t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+    t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  }
+  for (int i = 0; i < 100; ++i) {
+    std::this_thread::sleep_for(10ms);
+    if (w.ask(R"("op":"state.get")").find("alice") == std::string::npos) {
+      break;
+    }
+  }
+  w.ok(R"("op":"clock.step","ticks":1)");
+  bool seen = false;
+  for (const auto& line : w.other) {
+    seen = seen || line.find(R"("player":"alice","emote":"t:wave","reason":"DISCONNECTED")") !=
+                       std::string::npos;
+  }
+  CHECK(seen);
+}
+
+TEST_CASE("[engine] server: emote.reload swaps the catalog; a failed reload keeps the old one" *
+          doctest::skip(no_engine)) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("emote_sim_reload_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(test_emotes(), dir, std::filesystem::copy_options::recursive);
+  engine_server s({}, dir);
+  auto c = s.client();
+  conversation t(c);
+  t.ok(R"("op":"subscribe","events":["playback.stopped"])");
+  t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  // A reload stops every playback with RELOAD and loads the folder as it is now.
+  std::filesystem::remove(dir / "t.big.json");
+  const auto r = t.ask(R"("op":"emote.reload")");
+  CHECK_MESSAGE(r.find(R"("loaded":10)") != std::string::npos, r);
+  t.ok(R"("op":"clock.step","ticks":1)");
+  bool reload_stop = false;
+  for (const auto& line : t.other) {
+    reload_stop = reload_stop || line.find(R"("reason":"RELOAD")") != std::string::npos;
+  }
+  CHECK(reload_stop);
+  t.fails(R"("op":"emote.play","player":"alice","emote":"t:big")", "unknown_emote", "");
+  // The folder is gone: the reload fails and the running catalog stays.
+  std::filesystem::remove_all(dir);
+  const auto failed = t.ask(R"("op":"emote.reload")");
+  CHECK_MESSAGE(failed.find(R"("ok":false)") != std::string::npos, failed);
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  std::promise<std::string> text;
+  asio::post(s.io, [&] { text.set_value(s.server->render_metrics()); });
+  CHECK(text.get_future().get().find("emote_sim_reload_failures_total 1") != std::string::npos);
+}
