@@ -109,10 +109,25 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
     }
   }
   if (const auto* it = find_member(doc, "config"); it != nullptr) {
-    if (auto e = apply_engine_config(s.engine, *it, "$.config")) {
-      return core::failure{where + ": " + *e};
+    // The overrides are read by the configuration loader of `serve` (protocol.md §10), on top of
+    // the defaults, so a scenario accepts exactly what a config file does.
+    if (!it->IsObject()) {
+      return fail("$.config", "must be an object");
     }
     s.config_json = to_json(*it);
+    config_loader loader;
+    auto failed = loader.add_json(s.config_json, "$.config", file.parent_path());
+    core::result<server_config, config_error> built = server_config{};
+    if (!failed) {
+      built = loader.build();
+      if (!built.ok()) {
+        failed = built.error();
+      }
+    }
+    if (failed) {
+      return core::failure{where + ": $.config." + failed->key + ": " + failed->message};
+    }
+    s.engine = built->engine;
   }
   if (const auto* it = find_member(doc, "seed"); it != nullptr) {
     auto v = as_int64(*it);

@@ -6,7 +6,7 @@
 // library's checker, with ticks relative to the server's tick when the bot began.
 
 #include "protocol/scenario.hpp"
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -14,6 +14,8 @@
 #include <string>
 
 namespace emote::server {
+
+using protocol::listen_address;
 
 struct bot_options {
   listen_address address;

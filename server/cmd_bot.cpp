@@ -10,6 +10,8 @@
 
 namespace emote::server {
 
+using protocol::parse_listen_address;
+
 namespace {
 
 constexpr cli_option bot_options_table[] = {

@@ -3,7 +3,7 @@
 
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
-#include "server/config.hpp"
+#include "protocol/config.hpp"
 #include "server/logging.hpp"
 #include "server/replay.hpp"
 #include "server/serve_host.hpp"
@@ -11,6 +11,8 @@
 #include <cstdio>
 
 namespace emote::server {
+
+using protocol::config_loader;
 
 namespace {
 

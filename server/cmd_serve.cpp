@@ -3,7 +3,7 @@
 
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
-#include "server/config.hpp"
+#include "protocol/config.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
 #include "server/metrics_http.hpp"
@@ -18,6 +18,12 @@
 #include <cstdlib>
 
 namespace emote::server {
+
+using protocol::clock_mode;
+using protocol::server_config;
+using protocol::config_error;
+using protocol::config_loader;
+using protocol::add_file_and_environment;
 
 namespace {
 

@@ -7,6 +7,9 @@
 
 namespace emote::server {
 
+using protocol::listen_address;
+using protocol::clock_mode;
+
 namespace asio = boost::asio;
 using clock_type = std::chrono::steady_clock;
 

@@ -14,7 +14,7 @@
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/runner.hpp"
-#include "server/config.hpp"
+#include "protocol/config.hpp"
 #include "server/connection.hpp"
 #include "server/dispatch.hpp"
 #include "server/listener.hpp"
@@ -36,6 +36,11 @@
 #include <vector>
 
 namespace emote::server {
+
+using protocol::listen_address;
+using protocol::clock_mode;
+using protocol::limits_config;
+using protocol::auth_config;
 
 /// What the server needs of the simulation beyond protocol::sim_host.
 struct host_extras {

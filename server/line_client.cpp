@@ -13,6 +13,8 @@
 
 namespace emote::server {
 
+using protocol::listen_address;
+
 using core::failure;
 
 namespace {

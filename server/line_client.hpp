@@ -3,7 +3,7 @@
 // tests use to talk to a server. Plain POSIX sockets with poll() timeouts; no Asio.
 
 #include "engine/core/result.hpp"
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <chrono>
 #include <optional>
@@ -11,6 +11,8 @@
 #include <string_view>
 
 namespace emote::server {
+
+using protocol::listen_address;
 
 class line_client {
 public:

@@ -11,6 +11,8 @@
 
 namespace emote::server {
 
+using protocol::listen_address;
+
 namespace asio = boost::asio;
 using core::failure;
 

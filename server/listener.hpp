@@ -4,7 +4,7 @@
 
 #include "engine/core/result.hpp"
 #include "server/connection.hpp"
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -13,6 +13,8 @@
 #include <string>
 
 namespace emote::server {
+
+using protocol::listen_address;
 
 class listener {
 public:

@@ -10,6 +10,8 @@
 
 namespace emote::server {
 
+using protocol::listen_address;
+
 namespace asio = boost::asio;
 using asio::ip::tcp;
 using core::failure;

@@ -3,7 +3,7 @@
 // else 404 (or 405 for other methods). One request per connection, bounded request size and time.
 
 #include "engine/core/result.hpp"
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -12,6 +12,8 @@
 #include <string>
 
 namespace emote::server {
+
+using protocol::listen_address;
 
 class metrics_http {
 public:

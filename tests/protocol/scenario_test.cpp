@@ -24,12 +24,6 @@ std::string error_of(std::string_view text) {
   return s.error();
 }
 
-std::optional<std::string> config_error(std::string_view json, sim::engine_config& out) {
-  rapidjson::Document d;
-  REQUIRE_FALSE(parse_json(json, d));
-  return apply_engine_config(out, d, "$.config");
-}
-
 } // namespace
 
 TEST_CASE("the example scenario of protocol.md §7") {
@@ -145,88 +139,18 @@ TEST_CASE("scenario files load from disk") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("engine configuration keys") {
-  sim::engine_config cfg;
-  auto e = config_error(R"J({
-    "schema_version": 1, "emotes": "emotes", "listen": ["127.0.0.1:25580"], "clock": "manual", "tps": 20,
-    "seed": -3, "max_active_display_entities": 0, "cooldown_mode": "stop",
-    "disabled": [" demo:disabled ", "demo:disabled", "demo:other"],
-    "permissions": [
-      {"permission": "emote.vip", "emotes": ["demo:.*"], "cooldown": "x0.5", "idle": {"delay": "200t", "emote": ["demo:a", 30, "demo:b", 70]}},
-      {"permission": "emote.default", "emotes": ["*"], "cooldown": "95t", "idle": {"emote": ["demo:sit", "demo:(a|b)"]}}
-    ],
-    "auth": {"controller_token": "", "observer_token": "x"},
-    "limits": {"max_players": 50, "max_line_bytes": 1048576},
-    "metrics": "", "record": ""
-  })J",
-                        cfg);
-  REQUIRE_FALSE_MESSAGE(e, (e ? *e : ""));
-  CHECK(cfg.seed == -3);
-  CHECK(cfg.max_active_display_entities == 0);
-  CHECK(cfg.cooldown_mode == sim::cooldown_mode::stop);
-  CHECK(cfg.disabled == std::vector<std::string>{"demo:disabled", "demo:other"});
-  CHECK(cfg.max_players == 50);
-  REQUIRE(cfg.permissions.size() == 2);
-  const auto& vip = cfg.permissions[0];
-  CHECK(vip.permission == "emote.vip");
-  REQUIRE(vip.cooldown);
-  CHECK(vip.cooldown->is_factor);
-  CHECK(vip.cooldown->factor == 0.5);
-  REQUIRE(vip.idle);
-  CHECK(vip.idle->delay == 200);
-  CHECK(vip.idle->emotes == std::vector<std::string>{"demo:a", "demo:b"});
-  CHECK(vip.idle->weights == std::vector<std::int32_t>{30, 70});
-  const auto& def = cfg.permissions[1];
-  CHECK_FALSE(def.cooldown->is_factor);
-  CHECK(def.cooldown->ticks == 95);
-  CHECK(def.idle->delay == 3600);
-  CHECK(def.idle->weights.empty());
-}
-
-TEST_CASE("invalid configuration names the key") {
-  sim::engine_config cfg;
-  const std::pair<const char*, const char*> cases[] = {
-      {R"({"bogus":1})", "$.config.bogus: unknown configuration key"},
-      {R"({"max_active_display_entities":-1})",
-       "$.config.max_active_display_entities: must be between 0 and 2147483647"},
-      {R"({"seed":"7"})", "$.config.seed: must be an integer"},
-      {R"({"disabled":["  "]})", "$.config.disabled[0]: must not be blank"},
-      {R"({"disabled":["\u3000"]})", "$.config.disabled[0]: must not be blank"},
-      {R"({"permissions":[{"permission":"\u2003","emotes":[]}]})",
-       "$.config.permissions[0].permission: must be a non-blank string"},
-      {R"({"limits":{"max_players":0}})",
-       "$.config.limits.max_players: must be between 1 and 2147483647"},
-      {R"({"limits":{"max_things":3}})", "$.config.limits.max_things: unknown configuration key"},
-      {R"({"tps":30})", "$.config.tps: must be between 20 and 20"},
-      {R"({"permissions":[{"emotes":["*"]}]})", "$.config.permissions[0].permission: is required"},
-      {R"({"permissions":[{"permission":"a","emotes":["(unclosed"]}]})",
-       "$.config.permissions[0].emotes[0]: invalid regular expression"},
-      {R"({"permissions":[{"permission":"a","emotes":[]},{"permission":"a","emotes":[]}]})",
-       "$.config.permissions[1].permission: duplicate permission name: a"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"cooldown":"x-1"}]})",
-       "$.config.permissions[0].cooldown: must be a time like \"95t\" or a factor like \"x0.5\" "
-       "(finite, >= 0)"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"cooldown":"5q"}]})",
-       "$.config.permissions[0].cooldown: must be a valid Minecraft time: invalid unit"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"idle":{"delay":"0t","emote":["a:b"]}}]})",
-       "$.config.permissions[0].idle.delay: must be a valid Minecraft time: tick count too low"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"idle":{"emote":["a:b",50]}}]})",
-       "$.config.permissions[0].idle.emote: chances must total 100"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"idle":{"emote":["a:b",50,"a:c"]}}]})",
-       "$.config.permissions[0].idle.emote: must contain complete id and chance pairs"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"idle":{"emote":["a:b",101]}}]})",
-       "$.config.permissions[0].idle.emote[1]: must be an integer between 1 and 100"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"idle":{"emote":["a:b","a:b"]}}]})",
-       "$.config.permissions[0].idle.emote[1]: must not duplicate an earlier entry"},
-      {R"({"permissions":[{"permission":"a","emotes":[],"extra":1}]})",
-       "$.config.permissions[0].extra: unknown key"},
-      {R"({"auth":{"token":"x"}})", "$.config.auth.token: unknown configuration key"},
-  };
-  for (const auto& [json, message] : cases) {
-    auto e = config_error(json, cfg);
-    REQUIRE_MESSAGE(e, json);
-    CHECK(*e == message);
-  }
+TEST_CASE("scenario config overrides go through the configuration loader") {
+  const scenario ok = load(R"({"config":{"seed":-3,"cooldown_mode":"stop","max_active_display_entities":0,
+    "disabled":[" demo:x "],"record_frames":true},"script":[]})");
+  CHECK(ok.engine.seed == -3);
+  CHECK(ok.engine.cooldown_mode == sim::cooldown_mode::stop);
+  CHECK(ok.engine.max_active_display_entities == 0);
+  CHECK(ok.engine.disabled == std::vector<std::string>{"demo:x"});
+  const auto bad = error_of(R"({"config":{"limits":{"max_things":3}},"script":[]})");
+  CHECK(bad.find("$.config.limits.max_things: unknown key") != std::string::npos);
+  const auto regex = error_of(
+      R"({"config":{"permissions":[{"permission":"a","emotes":["(unclosed"]}]},"script":[]})");
+  CHECK(regex.find("$.config.permissions[0].emotes[0]") != std::string::npos);
 }
 
 TEST_CASE("a scenario writes back to text that parses to the same script") {

@@ -12,6 +12,7 @@
 #include <thread>
 
 using namespace emote::server;
+using namespace emote::protocol;
 using namespace std::chrono_literals;
 using clock_type = tick_schedule::clock;
 

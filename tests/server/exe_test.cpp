@@ -4,13 +4,14 @@
 #include "process.hpp"
 
 #include "server/line_client.hpp"
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <doctest/doctest.h>
 
 #include <regex>
 
 using namespace emote::server;
+using namespace emote::protocol;
 using namespace emote::server::testing;
 using namespace std::chrono_literals;
 
@@ -199,9 +200,13 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   CHECK(out.find("recorded:") != std::string::npos);
 
   // A different content folder is refused unless allowed.
+  std::filesystem::create_directories(dir / "other");
+  CHECK(process::run({"replay", rec.string(), "--emotes", (dir / "other").string()}, dir, &out,
+                     &err) == 2);
+  CHECK_MESSAGE(err.find("differs") != std::string::npos, err);
+  // A folder that cannot be read is an error of its own.
   CHECK(process::run({"replay", rec.string(), "--emotes", (dir / "nothing").string()}, dir, &out,
                      &err) == 2);
-  CHECK(err.find("differs") != std::string::npos);
 
   // record-to-scenario: the input as a scenario that `run` accepts.
   CHECK(

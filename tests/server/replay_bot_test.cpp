@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 using namespace emote::server;
+using namespace emote::protocol;
 using emote::server::testing::synthetic_host;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 using namespace emote::server;
+using namespace emote::protocol;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 

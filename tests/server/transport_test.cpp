@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 using namespace emote::server;
+using namespace emote::protocol;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace emote::server {
+namespace emote::protocol {
 
 struct listen_address {
   enum class kind : std::uint8_t { tcp, unix_socket };
@@ -25,4 +25,4 @@ struct listen_address {
 /// Parse `HOST:PORT` or `unix:PATH`; the error is a short message for the config key.
 core::result<listen_address, std::string> parse_listen_address(std::string_view text);
 
-} // namespace emote::server
+} // namespace emote::protocol

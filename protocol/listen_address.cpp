@@ -1,8 +1,8 @@
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <charconv>
 
-namespace emote::server {
+namespace emote::protocol {
 
 std::string listen_address::text() const {
   if (type == kind::unix_socket) {
@@ -61,4 +61,4 @@ core::result<listen_address, std::string> parse_listen_address(std::string_view 
   return a;
 }
 
-} // namespace emote::server
+} // namespace emote::protocol

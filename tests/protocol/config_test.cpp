@@ -1,6 +1,6 @@
-#include "server/config.hpp"
+#include "protocol/config.hpp"
 
-#include "server/listen_address.hpp"
+#include "protocol/listen_address.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <map>
 
 namespace fs = std::filesystem;
-using namespace emote::server;
+using namespace emote::protocol;
 
 namespace {
 
