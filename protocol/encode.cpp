@@ -668,8 +668,8 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s) {
 }
 
 namespace {
-void summary_fields(json_out& o, const emote_summary& e) {
-  o.raw(R"("id":)");
+void summary_fields(json_out& o, const emote_summary& e, std::string_view id_key = R"("id":)") {
+  o.raw(id_key);
   o.str(e.id);
   o.raw(R"(,"type":)");
   o.str(e.type);
@@ -704,7 +704,9 @@ void encode_emote_list_members(std::string& out, const std::vector<emote_summary
 void encode_emote_info_members(std::string& out, const emote_details& d) {
   json_out o(out);
   o.ch(',');
-  summary_fields(o, d.summary);
+  // The reply's own "id" is the request id (protocol.md §3); the emote's id goes under "emote"
+  // (as in the emote.play reply) so that the reply object has no duplicate key.
+  summary_fields(o, d.summary, R"("emote":)");
   o.raw(R"(,"nodes":)");
   o.raw(d.nodes_json.empty() ? std::string_view("[]") : std::string_view(d.nodes_json));
   o.raw(R"(,"metadata":)");

@@ -162,7 +162,8 @@ struct emote_details {
 };
 /// `,"emotes":[{...},...]`
 void encode_emote_list_members(std::string& out, const std::vector<emote_summary>& list);
-/// `,"id":...,"type":...,...,"nodes":...,"metadata":...[,"steps":...]`
+/// `,"emote":ID,"type":...,...,"nodes":...,"metadata":...[,"steps":...]`: the list entry with its
+/// id under "emote", because the reply's "id" is the request id.
 void encode_emote_info_members(std::string& out, const emote_details& d);
 /// `,"loaded":N,"skipped":[{"file","path","line","column","message"},...]` (errors only)
 void encode_reload_members(std::string& out, std::int64_t loaded, const core::diagnostics& skipped);

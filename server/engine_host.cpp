@@ -1,6 +1,24 @@
 #include "server/engine_host.hpp"
 
+#include "engine/content/model.hpp"
+
+#include <variant>
+
 namespace emote::server {
+
+namespace {
+
+/// The id of the entry `added` holds and `base` lacks (emote.register adds exactly one).
+std::string added_id(const content::catalog& base, const content::catalog& added) {
+  for (const content::catalog_entry& e : added.entries()) {
+    if (base.find(e.id) == nullptr) {
+      return e.id;
+    }
+  }
+  return {};
+}
+
+} // namespace
 
 engine_host::engine_host(std::shared_ptr<content_loader> loader,
                          std::vector<std::filesystem::path> roots, sim::engine_config config,
@@ -24,7 +42,17 @@ api::tick_number engine_host::tick() const {
 }
 
 api::reply engine_host::apply(const api::input& in) {
-  return engine_->apply(in);
+  api::reply r = engine_->apply(in);
+  if (const auto* u = std::get_if<api::emote_unregister>(&in); u != nullptr && r.ok()) {
+    // An unregistered runtime document is gone for good: a later reload must not bring it back.
+    for (std::size_t i = registered_ids_.size(); i-- > 0;) {
+      if (registered_ids_[i] == u->emote) {
+        registered_ids_.erase(registered_ids_.begin() + static_cast<std::ptrdiff_t>(i));
+        registered_.erase(registered_.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+  }
+  return r;
 }
 
 const api::frame& engine_host::step() {
@@ -74,14 +102,13 @@ core::result<std::string, api::error> engine_host::register_emote(std::string_vi
     return core::failure{api::error{
         api::error_code::bad_request, "the document was not accepted", "$.document", {}}};
   }
-  // The document is valid. The Engine can swap catalogs only through reload(), which stops every
-  // playback with RELOAD; registering must not, so it waits for an Engine entry point that keeps
-  // playbacks running.
-  return core::failure{
-      api::error{api::error_code::internal,
-                 "emote.register needs an Engine catalog swap that keeps running playbacks",
-                 {},
-                 {}}};
+  // protocol.md §4: the registration answers {"emote": ID}, keeps running playbacks (unlike
+  // reload) and survives later reloads.
+  std::string id = added_id(engine_->catalog(), *added->catalog);
+  registered_.emplace_back(document_json);
+  registered_ids_.push_back(id);
+  engine_->replace_catalog(std::move(added->catalog));
+  return id;
 }
 
 } // namespace emote::server

@@ -39,7 +39,8 @@ private:
   std::shared_ptr<content_loader> loader_;
   std::vector<std::filesystem::path> roots_;
   sim::engine_config config_;
-  std::vector<std::string> registered_;
+  std::vector<std::string> registered_;     ///< emote.register documents, in order
+  std::vector<std::string> registered_ids_; ///< their ids (same order)
   std::unique_ptr<sim::engine> engine_;
 };
 

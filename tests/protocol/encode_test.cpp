@@ -447,6 +447,9 @@ TEST_CASE("query results") {
   s.clear();
   emote_details d{e, R"(["box"])", R"({"name":"Slide","author":"x"})", ""};
   encode_emote_info_members(s, d);
+  // protocol.md §3: the reply's "id" is the request id; the emote's id must not repeat the key.
+  CHECK(s.starts_with(R"(,"emote":"fx:slide","type":"animation","name":"Slide")"));
+  CHECK(s.find(R"("id":)") == std::string::npos);
   CHECK(s.ends_with(
       R"("two_player":false,"nodes":["box"],"metadata":{"name":"Slide","author":"x"})"));
   d.steps_json = "[]";
