@@ -25,7 +25,6 @@ constexpr const char* usage =
     "  Exit status 0 iff every scenario passes.\n";
 
 protocol::host_factory engine_factory(const std::vector<std::filesystem::path>& default_emotes) {
-#if EMOTE_SIM_HAVE_ENGINE
   return [default_emotes](const protocol::scenario& s)
              -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
     std::shared_ptr<content_loader> loader = make_content_loader();
@@ -35,15 +34,6 @@ protocol::host_factory engine_factory(const std::vector<std::filesystem::path>& 
     }
     return std::unique_ptr<protocol::sim_host>(std::move(*host));
   };
-#else
-  (void)default_emotes;
-  return [](const protocol::scenario&)
-             -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
-    return core::failure{
-        std::string("this build has no simulation engine yet (engine/sim/engine.cpp and "
-                    "server/content_loader.cpp are missing)")};
-  };
-#endif
 }
 
 } // namespace

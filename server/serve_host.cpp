@@ -1,13 +1,10 @@
 #include "server/serve_host.hpp"
 
-#if EMOTE_SIM_HAVE_ENGINE
 #include "server/content_loader.hpp"
 #include "server/engine_host.hpp"
-#endif
 
 namespace emote::server {
 
-#if EMOTE_SIM_HAVE_ENGINE
 namespace {
 
 class engine_serve_host final : public serve_host {
@@ -30,11 +27,9 @@ private:
 };
 
 } // namespace
-#endif
 
 core::result<std::unique_ptr<serve_host>, std::string>
 make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config) {
-#if EMOTE_SIM_HAVE_ENGINE
   std::shared_ptr<content_loader> loader = make_content_loader();
   auto host = engine_host::create(std::move(loader), {emotes}, config);
   if (!host) {
@@ -42,13 +37,6 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
                          "': " + host.error()};
   }
   return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
-#else
-  (void)emotes;
-  (void)config;
-  return core::failure{std::string(
-      "this emote-sim was built without the Engine (engine/sim/engine.cpp is not there yet), so "
-      "it cannot simulate; rebuild once the Engine is merged")};
-#endif
 }
 
 } // namespace emote::server

@@ -21,8 +21,7 @@ public:
   virtual host_extras extras() = 0;
 };
 
-/// Load `emotes` and build the Engine. Fails when the folder cannot be read, or when this build
-/// has no Engine (EMOTE_SIM_HAVE_ENGINE=0).
+/// Load `emotes` and build the Engine. Fails when the folder cannot be read.
 core::result<std::unique_ptr<serve_host>, std::string>
 make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config);
 

@@ -3,8 +3,8 @@
 // `emote-sim replay`, `record-to-scenario`, and `bot` against `run`.
 #include "process.hpp"
 
-#include "server/line_client.hpp"
 #include "protocol/listen_address.hpp"
+#include "server/line_client.hpp"
 
 #include <doctest/doctest.h>
 
@@ -16,14 +16,6 @@ using namespace emote::server::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Cases that need the Engine run only in builds that have it (EMOTE_SIM_HAVE_ENGINE); until then
-// they are reported as skipped.
-#if EMOTE_SIM_HAVE_ENGINE
-constexpr bool no_engine = false;
-#else
-constexpr bool no_engine = true;
-#endif
 
 std::filesystem::path data(const std::string& rel) {
   return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / rel;
@@ -123,16 +115,16 @@ TEST_CASE("exe: an invalid configuration stops serve and names the key and its l
   CHECK(err.find("unknown log level 'loud'") != std::string::npos);
 }
 
-TEST_CASE("exe: without the Engine, serve says so and exits 1" * doctest::skip(!no_engine)) {
-  const auto dir = scratch_dir("exe_noengine");
+TEST_CASE("exe: serve on an emotes folder that cannot be read says so and exits 1") {
+  const auto dir = scratch_dir("exe_noemotes");
+  const auto missing = (dir / "no-such-folder").string();
   std::string err;
-  CHECK(process::run({"serve", "--emotes", data("emotes").string()}, dir, nullptr, &err) == 1);
-  CHECK(err.find("without the Engine") != std::string::npos);
+  CHECK(process::run({"serve", "--emotes", missing}, dir, nullptr, &err) == 1);
+  CHECK(err.find("cannot load emotes from '" + missing + "'") != std::string::npos);
 }
 
 TEST_CASE("[engine] exe: serve on TCP and a Unix socket; SIGTERM stops every playback with "
-          "SERVER_STOPPING, says bye, flushes the recording and exits 0" *
-          doctest::skip(no_engine)) {
+          "SERVER_STOPPING, says bye, flushes the recording and exits 0") {
   const auto dir = scratch_dir("exe_sigterm");
   const auto rec = dir / "rec.ndjson";
   served s(dir, {"--record", rec.string(), "--metrics", "127.0.0.1:0"});
@@ -160,8 +152,7 @@ TEST_CASE("[engine] exe: serve on TCP and a Unix socket; SIGTERM stops every pla
 }
 
 TEST_CASE("[engine] exe: a live session (several players, a two-player match, a random "
-          "Sequence) replays identical; a changed input reports the first divergent tick" *
-          doctest::skip(no_engine)) {
+          "Sequence) replays identical; a changed input reports the first divergent tick") {
   const auto dir = scratch_dir("exe_replay");
   const auto rec = dir / "live.ndjson";
   {
@@ -216,8 +207,7 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   CHECK(out.find("1 passed, 0 failed") != std::string::npos);
 }
 
-TEST_CASE("[engine] exe: bot against a live server gives the same frames as run" *
-          doctest::skip(no_engine)) {
+TEST_CASE("[engine] exe: bot against a live server gives the same frames as run") {
   const auto dir = scratch_dir("exe_bot");
   const auto scenario = data("scenarios/live.json");
   std::string run_summary;
@@ -237,7 +227,7 @@ TEST_CASE("[engine] exe: bot against a live server gives the same frames as run"
   CHECK(s.stop() == 0);
 }
 
-TEST_CASE("[engine] exe: GET /metrics on a running server" * doctest::skip(no_engine)) {
+TEST_CASE("[engine] exe: GET /metrics on a running server") {
   const auto dir = scratch_dir("exe_metrics");
   served s(dir, {"--metrics", "127.0.0.1:0"});
   std::smatch m;

@@ -55,15 +55,3 @@ TEST_CASE("emote-sim run: a scenario that cannot load fails and is counted") {
   CHECK(std::filesystem::exists(out_file));
   std::filesystem::remove_all(dir);
 }
-
-#if !EMOTE_SIM_HAVE_ENGINE
-TEST_CASE("emote-sim run: without an engine every scenario fails and says why") {
-  const auto file = std::filesystem::temp_directory_path() / "emote_run_no_engine.json";
-  std::ofstream(file) << R"({"name":"needs an engine","script":[{"tick":0,"op":"ping","id":1}]})";
-  auto r = run({file.string()});
-  CHECK(r.status == 1);
-  CHECK(r.out.find("FAIL needs an engine: this build has no simulation engine yet") !=
-        std::string::npos);
-  std::filesystem::remove(file);
-}
-#endif

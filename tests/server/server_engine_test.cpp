@@ -25,12 +25,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-#if EMOTE_SIM_HAVE_ENGINE
-constexpr bool no_engine = false;
-#else
-constexpr bool no_engine = true;
-#endif
-
 std::filesystem::path test_emotes() {
   return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes";
 }
@@ -108,7 +102,7 @@ struct conversation {
 
 } // namespace
 
-TEST_CASE("[engine] server: every op against the Engine" * doctest::skip(no_engine)) {
+TEST_CASE("[engine] server: every op against the Engine") {
   engine_server s;
   auto c = s.client();
   conversation t(c);
@@ -145,8 +139,7 @@ TEST_CASE("[engine] server: every op against the Engine" * doctest::skip(no_engi
   t.ok(R"("op":"player.leave","player":"alice")");
 }
 
-TEST_CASE("[engine] server: the Engine's error codes, the connection usable after each" *
-          doctest::skip(no_engine)) {
+TEST_CASE("[engine] server: the Engine's error codes, the connection usable after each") {
   SUBCASE("unknown_player, player_exists, unknown_emote, not_standalone, no_permission, "
           "cooldown, not_playing") {
     engine_server s;
@@ -204,8 +197,7 @@ TEST_CASE("[engine] server: the Engine's error codes, the connection usable afte
 }
 
 TEST_CASE("[engine] server: a disconnect makes the connection's players leave with "
-          "DISCONNECTED" *
-          doctest::skip(no_engine)) {
+          "DISCONNECTED") {
   engine_server s;
   auto watcher = s.client();
   conversation w(watcher);
@@ -231,8 +223,7 @@ TEST_CASE("[engine] server: a disconnect makes the connection's players leave wi
   CHECK(seen);
 }
 
-TEST_CASE("[engine] server: emote.reload swaps the catalog; a failed reload keeps the old one" *
-          doctest::skip(no_engine)) {
+TEST_CASE("[engine] server: emote.reload swaps the catalog; a failed reload keeps the old one") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("emote_sim_reload_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -262,4 +253,22 @@ TEST_CASE("[engine] server: emote.reload swaps the catalog; a failed reload keep
   std::promise<std::string> text;
   asio::post(s.io, [&] { text.set_value(s.server->render_metrics()); });
   CHECK(text.get_future().get().find("emote_sim_reload_failures_total 1") != std::string::npos);
+}
+
+TEST_CASE("[engine] server: a reload whose folder vanished is `internal`; the catalog and the "
+          "connection stay usable") {
+  const auto dir = std::filesystem::temp_directory_path() / "emote_server_reload_internal";
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(test_emotes(), dir, std::filesystem::copy_options::recursive);
+  {
+    engine_server s({}, dir);
+    auto c = s.client();
+    conversation t(c);
+    std::filesystem::remove_all(dir);
+    t.fails(R"("op":"emote.reload")", "internal", "reload failed: ");
+    t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
+    const auto play = t.ask(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+    CHECK_MESSAGE(play.find(R"("ok":true)") != std::string::npos, play);
+  }
+  std::filesystem::remove_all(dir);
 }
