@@ -3,10 +3,11 @@
 
 #include "server/bot.hpp"
 #include "server/cli_args.hpp"
+#include "server/scenario_batch.hpp"
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
+#include <cstdlib>
+#include <vector>
 
 namespace emote::server {
 
@@ -64,44 +65,11 @@ int cmd_bot(std::span<const std::string_view> argv) {
     }
   }
 
-  std::ofstream file_out;
-  const auto out_file = args.value("out");
-  if (out_file) {
-    file_out.open(*out_file, std::ios::binary | std::ios::trunc);
-    if (!file_out) {
-      std::fprintf(stderr, "emote-sim bot: cannot write %s\n", out_file->c_str());
-      return 2;
-    }
-  }
-  std::ostream& out = out_file ? static_cast<std::ostream&>(file_out) : std::cout;
-
-  std::vector<std::string> summaries;
-  int passed = 0;
-  int failed = 0;
-  for (const auto& f : args.positional()) {
-    auto s = protocol::load_scenario(f);
-    if (!s) {
-      summaries.push_back("FAIL " + std::filesystem::path(f).stem().string() + ": " + s.error());
-      ++failed;
-      continue;
-    }
-    const bot_result r = run_bot(*s, options);
-    out << r.output;
-    if (r.passed) {
-      summaries.push_back("PASS " + s->name);
-      ++passed;
-    } else {
-      summaries.push_back("FAIL " + s->name + ": " + r.failure);
-      ++failed;
-    }
-  }
-  out.flush();
-  for (const auto& line : summaries) {
-    std::cout << line << '\n';
-  }
-  std::cout << passed << " passed, " << failed << " failed\n";
-  std::cout.flush();
-  return failed == 0 ? 0 : 1;
+  std::vector<std::filesystem::path> files(args.positional().begin(), args.positional().end());
+  return run_scenario_batch("bot", files, args.value("out"), [&](const protocol::scenario& s) {
+    bot_result r = run_bot(s, options);
+    return scenario_outcome{std::move(r.output), r.passed, std::move(r.failure)};
+  });
 }
 
 } // namespace emote::server

@@ -6,10 +6,10 @@
 #include "protocol/runner.hpp"
 #include "protocol/scenario.hpp"
 #include "server/engine_host.hpp"
+#include "server/scenario_batch.hpp"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -74,44 +74,11 @@ int cmd_run(std::span<const std::string_view> args) {
     return 2;
   }
 
-  std::ofstream file_out;
-  if (out_file) {
-    file_out.open(*out_file, std::ios::binary | std::ios::trunc);
-    if (!file_out) {
-      std::fprintf(stderr, "emote-sim run: cannot write %s\n", out_file->c_str());
-      return 2;
-    }
-  }
-  std::ostream& out = out_file ? static_cast<std::ostream&>(file_out) : std::cout;
-
   const protocol::host_factory factory = engine_factory(default_emotes);
-  std::vector<std::string> summaries;
-  int passed = 0;
-  int failed = 0;
-  for (const auto& f : files) {
-    auto s = protocol::load_scenario(f);
-    if (!s) {
-      summaries.push_back("FAIL " + f.stem().string() + ": " + s.error());
-      ++failed;
-      continue;
-    }
-    const protocol::run_result r = protocol::run_scenario(*s, factory);
-    out << r.output;
-    if (r.passed) {
-      summaries.push_back("PASS " + s->name);
-      ++passed;
-    } else {
-      summaries.push_back("FAIL " + s->name + ": " + r.failure);
-      ++failed;
-    }
-  }
-  out.flush();
-  for (const auto& line : summaries) {
-    std::cout << line << '\n';
-  }
-  std::cout << passed << " passed, " << failed << " failed\n";
-  std::cout.flush();
-  return failed == 0 ? 0 : 1;
+  return run_scenario_batch("run", files, out_file, [&](const protocol::scenario& s) {
+    protocol::run_result r = protocol::run_scenario(s, factory);
+    return scenario_outcome{std::move(r.output), r.passed, std::move(r.failure)};
+  });
 }
 
 } // namespace emote::server
