@@ -1,5 +1,7 @@
 #include "server/listener.hpp"
 
+#include "server/tcp_bind.hpp"
+
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -109,28 +111,11 @@ private:
 
 core::result<std::unique_ptr<listener>, std::string>
 open_tcp(asio::io_context& io, const listen_address& address, listener::accept_fn fn) {
-  boost::system::error_code ec;
-  asio::ip::tcp::resolver resolver(io);
-  const auto results = resolver.resolve(address.host, std::to_string(address.port),
-                                        asio::ip::tcp::resolver::passive, ec);
-  if (ec || results.empty()) {
-    return failure{"cannot resolve '" + address.host + "': " + ec.message()};
+  auto bound_acceptor = bind_tcp(io, address);
+  if (!bound_acceptor) {
+    return failure{bound_acceptor.error()};
   }
-  const asio::ip::tcp::endpoint ep = results.begin()->endpoint();
-  asio::ip::tcp::acceptor acceptor(io);
-  acceptor.open(ep.protocol(), ec);
-  if (!ec) {
-    acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  }
-  if (!ec) {
-    acceptor.bind(ep, ec);
-  }
-  if (!ec) {
-    acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  }
-  if (ec) {
-    return failure{"cannot listen on " + address.text() + ": " + ec.message()};
-  }
+  asio::ip::tcp::acceptor acceptor = std::move(bound_acceptor).value();
   listen_address bound = address;
   bound.port = acceptor.local_endpoint().port();
   using acceptor_type = asio::ip::tcp::acceptor;

@@ -1,5 +1,7 @@
 #include "server/metrics_http.hpp"
 
+#include "server/tcp_bind.hpp"
+
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -136,28 +138,11 @@ struct metrics_http::state : std::enable_shared_from_this<metrics_http::state> {
 
 core::result<std::unique_ptr<metrics_http>, std::string>
 metrics_http::open(asio::io_context& io, const listen_address& address, render_fn render) {
-  boost::system::error_code ec;
-  tcp::resolver resolver(io);
-  const auto results =
-      resolver.resolve(address.host, std::to_string(address.port), tcp::resolver::passive, ec);
-  if (ec || results.empty()) {
-    return failure{"metrics: cannot resolve '" + address.host + "': " + ec.message()};
+  auto bound_acceptor = bind_tcp(io, address);
+  if (!bound_acceptor) {
+    return failure{"metrics: " + bound_acceptor.error()};
   }
-  const tcp::endpoint ep = results.begin()->endpoint();
-  tcp::acceptor acceptor(io);
-  acceptor.open(ep.protocol(), ec);
-  if (!ec) {
-    acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  }
-  if (!ec) {
-    acceptor.bind(ep, ec);
-  }
-  if (!ec) {
-    acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  }
-  if (ec) {
-    return failure{"metrics: cannot listen on " + address.text() + ": " + ec.message()};
-  }
+  tcp::acceptor acceptor = std::move(bound_acceptor).value();
   listen_address bound = address;
   bound.port = acceptor.local_endpoint().port();
   auto s = std::make_shared<state>(io, std::move(acceptor), std::move(render), bound);
