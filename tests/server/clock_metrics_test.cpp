@@ -137,3 +137,15 @@ TEST_CASE("metrics: GET /metrics over HTTP") {
   });
   t.join();
 }
+
+TEST_CASE("metrics: a port already taken is a startup error naming the address") {
+  boost::asio::io_context io;
+  auto first =
+      metrics_http::open(io, *parse_listen_address("127.0.0.1:0"), [] { return std::string(); });
+  REQUIRE(first.ok());
+  const auto taken = first.value()->bound();
+  auto second = metrics_http::open(io, taken, [] { return std::string(); });
+  REQUIRE_FALSE(second.ok());
+  CHECK_MESSAGE(second.error().starts_with("metrics: cannot listen on " + taken.text() + ": "),
+                second.error());
+}
