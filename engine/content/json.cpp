@@ -327,6 +327,39 @@ private:
     }
   }
 
+  enum class after { more, closed, failed };
+
+  /// What follows an array element or object member: `,` (a trailing one before `close` is
+  /// tolerated with a warning) or `close`.
+  after separator(char close) {
+    if (!skip_ws()) {
+      return after::failed;
+    }
+    if (at_end()) {
+      fail("unexpected end of input");
+      return after::failed;
+    }
+    if (peek() == ',') {
+      const std::size_t comma = i_;
+      ++i_;
+      if (!skip_ws()) {
+        return after::failed;
+      }
+      if (!at_end() && peek() == close) {
+        trailing_comma(comma);
+        ++i_;
+        return after::closed;
+      }
+      return after::more;
+    }
+    if (peek() == close) {
+      ++i_;
+      return after::closed;
+    }
+    fail(close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+    return after::failed;
+  }
+
   void trailing_comma(std::size_t comma) {
     if (!warned_trailing_) {
       warned_trailing_ = true;
@@ -354,30 +387,13 @@ private:
       arr.emplace_back();
       const bool ok = value(arr.back(), depth);
       path_.resize(base);
-      if (!ok || !skip_ws()) {
+      if (!ok) {
         return false;
       }
-      if (at_end()) {
-        return fail("unexpected end of input");
+      const after next = separator(']');
+      if (next != after::more) {
+        return next == after::closed;
       }
-      if (peek() == ',') {
-        const std::size_t comma = i_;
-        ++i_;
-        if (!skip_ws()) {
-          return false;
-        }
-        if (!at_end() && peek() == ']') {
-          trailing_comma(comma);
-          ++i_;
-          return true;
-        }
-        continue;
-      }
-      if (peek() == ']') {
-        ++i_;
-        return true;
-      }
-      return fail("expected ',' or ']'");
     }
   }
 
@@ -446,30 +462,13 @@ private:
         }
       }
       path_.resize(base);
-      if (!ok || !skip_ws()) {
+      if (!ok) {
         return false;
       }
-      if (at_end()) {
-        return fail("unexpected end of input");
+      const after next = separator('}');
+      if (next != after::more) {
+        return next == after::closed;
       }
-      if (peek() == ',') {
-        const std::size_t comma = i_;
-        ++i_;
-        if (!skip_ws()) {
-          return false;
-        }
-        if (!at_end() && peek() == '}') {
-          trailing_comma(comma);
-          ++i_;
-          return true;
-        }
-        continue;
-      }
-      if (peek() == '}') {
-        ++i_;
-        return true;
-      }
-      return fail("expected ',' or '}'");
     }
   }
 
