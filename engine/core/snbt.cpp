@@ -1,7 +1,7 @@
 #include "engine/core/snbt.hpp"
 
-#include "engine/core/identifier.hpp"
 #include "engine/core/decimal.hpp"
+#include "engine/core/identifier.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -323,6 +323,30 @@ private:
     }
   }
 
+  enum class after { more, closed, failed };
+
+  /// What follows an element: `,` or `close` (compounds also accept `,` right before `}`).
+  after separator(char close, bool trailing_comma_ok) {
+    ws();
+    if (!at_end() && peek() == ',') {
+      ++i_;
+      if (trailing_comma_ok) {
+        ws();
+        if (!at_end() && peek() == close) {
+          ++i_;
+          return after::closed;
+        }
+      }
+      return after::more;
+    }
+    if (!at_end() && peek() == close) {
+      ++i_;
+      return after::closed;
+    }
+    fail(close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+    return after::failed;
+  }
+
   bool fail(std::string_view what) {
     // Position as a 1-based character (scalar value) index into the string.
     std::size_t chars = 0;
@@ -435,24 +459,10 @@ private:
         return false;
       }
       insert(out, index, std::move(k), std::move(v));
-      ws();
-      if (at_end()) {
-        return fail("expected ',' or '}'");
+      const after next = separator('}', /*trailing_comma_ok=*/true);
+      if (next != after::more) {
+        return next == after::closed;
       }
-      if (peek() == ',') {
-        ++i_;
-        ws();
-        if (!at_end() && peek() == '}') {
-          ++i_;
-          return true;
-        }
-        continue;
-      }
-      if (peek() == '}') {
-        ++i_;
-        return true;
-      }
-      return fail("expected ',' or '}'");
     }
   }
 
@@ -518,19 +528,10 @@ private:
         return fail("invalid array element '" + std::string(tok) + "'");
       }
       out.array.push_back(v);
-      ws();
-      if (at_end()) {
-        return fail("expected ',' or ']'");
+      const after next = separator(']', /*trailing_comma_ok=*/false);
+      if (next != after::more) {
+        return next == after::closed;
       }
-      if (peek() == ',') {
-        ++i_;
-        continue;
-      }
-      if (peek() == ']') {
-        ++i_;
-        return true;
-      }
-      return fail("expected ',' or ']'");
     }
   }
 
@@ -562,19 +563,10 @@ private:
         return fail("list elements must share one type");
       }
       out.list.push_back(std::move(v));
-      ws();
-      if (at_end()) {
-        return fail("expected ',' or ']'");
+      const after next = separator(']', /*trailing_comma_ok=*/false);
+      if (next != after::more) {
+        return next == after::closed;
       }
-      if (peek() == ',') {
-        ++i_;
-        continue;
-      }
-      if (peek() == ']') {
-        ++i_;
-        return true;
-      }
-      return fail("expected ',' or ']'");
     }
   }
 

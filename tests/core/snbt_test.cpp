@@ -86,6 +86,17 @@ TEST_CASE("SNBT: structure") {
   CHECK(rejects("{,}"));
   CHECK(rejects("{a:1,,}"));
   CHECK(rejects("{a\x0b:1}"));
+
+  const auto error = [](const std::string& text) {
+    auto r = parse_compound_snbt(text);
+    return r.ok() ? std::string("(parsed)") : r.error();
+  };
+  CHECK(error("{a:1 b:2}").find("expected ',' or '}'") != std::string::npos);
+  CHECK(error("{a:1").find("expected ',' or '}'") != std::string::npos);
+  CHECK(error("{a:[1 2]}").find("expected ',' or ']'") != std::string::npos);
+  CHECK(error("{a:[1").find("expected ',' or ']'") != std::string::npos);
+  CHECK(error("{a:[B;1b 2b]}").find("expected ',' or ']'") != std::string::npos);
+  CHECK(error("{a:[B;1b").find("expected ',' or ']'") != std::string::npos);
 }
 
 TEST_CASE("SNBT: deep nesting is rejected, not a crash") {
