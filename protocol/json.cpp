@@ -270,42 +270,39 @@ void json_out::u64(std::uint64_t v) {
   b_->append(buf, r.ptr);
 }
 
-void json_out::f32(float v) {
+namespace {
+
+// Shortest round-trip text of a finite float or double; "-0.0" keeps the sign of negative zero,
+// non-finite values are null.
+template <typename F>
+void write_float(json_out& out, F v) {
   if (!std::isfinite(v)) {
-    null();
+    out.null();
     return;
   }
   if (v == 0) {
-    raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
+    out.raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
     return;
   }
   // Integral values below 10^4 in magnitude: to_chars would print them as plain integers too
   // (an exponent form needs at least five characters), and integer formatting is much cheaper.
-  if (v > -10000.0F && v < 10000.0F && v == static_cast<float>(static_cast<int>(v))) {
-    i64(static_cast<int>(v));
-    return;
-  }
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  b_->append(buf, r.ptr);
-}
-
-void json_out::f64(double v) {
-  if (!std::isfinite(v)) {
-    null();
-    return;
-  }
-  if (v == 0) {
-    raw(std::signbit(v) ? std::string_view("-0.0") : std::string_view("0"));
-    return;
-  }
-  if (v > -10000.0 && v < 10000.0 && v == static_cast<double>(static_cast<int>(v))) {
-    i64(static_cast<int>(v)); // as in f32()
+  if (v > F(-10000) && v < F(10000) && v == static_cast<F>(static_cast<int>(v))) {
+    out.i64(static_cast<int>(v));
     return;
   }
   char buf[40];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
-  b_->append(buf, r.ptr);
+  out.raw(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+}
+
+} // namespace
+
+void json_out::f32(float v) {
+  write_float(*this, v);
+}
+
+void json_out::f64(double v) {
+  write_float(*this, v);
 }
 
 void json_out::value(const rapidjson::Value& v) {
