@@ -11,60 +11,43 @@ std::string_view name(emote_kind v) noexcept {
 }
 
 std::string_view name(playback_mode v) noexcept {
-  constexpr std::array<std::string_view, 4> n{"once", "hold", "loop", "server_sync"};
-  return n[static_cast<std::size_t>(v)];
+  return playback_mode_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(node_type v) noexcept {
-  constexpr std::array<std::string_view, 4> n{"anchor", "item_display", "block_display",
-                                              "text_display"};
-  return n[static_cast<std::size_t>(v)];
+  return node_type_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(node_space v) noexcept {
-  constexpr std::array<std::string_view, 3> n{"scene", "initiator", "partner"};
-  return n[static_cast<std::size_t>(v)];
+  return node_space_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(physical_arm v) noexcept {
-  return v == physical_arm::left ? "left" : "right";
+  return physical_arm_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(item_display_context v) noexcept {
-  constexpr std::array<std::string_view, 10> n{"none",
-                                               "thirdperson_lefthand",
-                                               "thirdperson_righthand",
-                                               "firstperson_lefthand",
-                                               "firstperson_righthand",
-                                               "head",
-                                               "gui",
-                                               "ground",
-                                               "fixed",
-                                               "on_shelf"};
-  return n[static_cast<std::size_t>(v)];
+  return item_display_context_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(participant v) noexcept {
-  return v == participant::initiator ? "initiator" : "partner";
+  return participant_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(skin_part v) noexcept {
-  constexpr std::array<std::string_view, 6> n{"head",      "body",     "left_arm",
-                                              "right_arm", "left_leg", "right_leg"};
-  return n[static_cast<std::size_t>(v)];
+  return skin_part_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(interpolation v) noexcept {
-  return v == interpolation::linear ? "linear" : "step";
+  return interpolation_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(event_source v) noexcept {
-  constexpr std::array<std::string_view, 3> n{"player", "server", "node"};
-  return n[static_cast<std::size_t>(v)];
+  return event_source_names[static_cast<std::size_t>(v)];
 }
 
 std::string_view name(event_origin v) noexcept {
-  return v == event_origin::root ? "root" : "node";
+  return event_origin_names[static_cast<std::size_t>(v)];
 }
 
 bool same_layout(const skin_layout& a, const skin_layout& b) {

@@ -59,6 +59,32 @@ enum class event_origin : std::uint8_t { root, node };
 enum class candidate_kind : std::uint8_t { animation, continue_repeat, break_repeat };
 enum class step_kind : std::uint8_t { emote, wait };
 
+// The file spelling of each enumerator, indexed by its value (formats.md §3): the validator reads
+// with these tables and name() writes with them.
+inline constexpr std::array<std::string_view, 4> playback_mode_names{"once", "hold", "loop",
+                                                                     "server_sync"};
+inline constexpr std::array<std::string_view, 4> node_type_names{"anchor", "item_display",
+                                                                 "block_display", "text_display"};
+inline constexpr std::array<std::string_view, 3> node_space_names{"scene", "initiator", "partner"};
+inline constexpr std::array<std::string_view, 2> physical_arm_names{"left", "right"};
+inline constexpr std::array<std::string_view, 10> item_display_context_names{
+    "none",
+    "thirdperson_lefthand",
+    "thirdperson_righthand",
+    "firstperson_lefthand",
+    "firstperson_righthand",
+    "head",
+    "gui",
+    "ground",
+    "fixed",
+    "on_shelf"};
+inline constexpr std::array<std::string_view, 2> participant_names{"initiator", "partner"};
+inline constexpr std::array<std::string_view, 6> skin_part_names{
+    "head", "body", "left_arm", "right_arm", "left_leg", "right_leg"};
+inline constexpr std::array<std::string_view, 2> interpolation_names{"linear", "step"};
+inline constexpr std::array<std::string_view, 3> event_source_names{"player", "server", "node"};
+inline constexpr std::array<std::string_view, 2> event_origin_names{"root", "node"};
+
 std::string_view name(emote_kind v) noexcept;
 std::string_view name(playback_mode v) noexcept;
 std::string_view name(node_type v) noexcept;

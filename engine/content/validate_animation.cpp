@@ -25,28 +25,6 @@ std::optional<E> lookup(std::string_view s, const std::array<std::string_view, N
   return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 4> mode_names{"once", "hold", "loop", "server_sync"};
-constexpr std::array<std::string_view, 4> type_names{"anchor", "item_display", "block_display",
-                                                     "text_display"};
-constexpr std::array<std::string_view, 3> space_names{"scene", "initiator", "partner"};
-constexpr std::array<std::string_view, 2> arm_names{"left", "right"};
-constexpr std::array<std::string_view, 10> display_names{"none",
-                                                         "thirdperson_lefthand",
-                                                         "thirdperson_righthand",
-                                                         "firstperson_lefthand",
-                                                         "firstperson_righthand",
-                                                         "head",
-                                                         "gui",
-                                                         "ground",
-                                                         "fixed",
-                                                         "on_shelf"};
-constexpr std::array<std::string_view, 2> participant_names{"initiator", "partner"};
-constexpr std::array<std::string_view, 6> part_names{"head",      "body",     "left_arm",
-                                                     "right_arm", "left_leg", "right_leg"};
-constexpr std::array<std::string_view, 2> interpolation_names{"linear", "step"};
-constexpr std::array<std::string_view, 3> source_names{"player", "server", "node"};
-constexpr std::array<std::string_view, 2> origin_names{"root", "node"};
-
 // Keys an entity_nbt may not define (formats.md §3.3); NBT tracks exclude the last four.
 constexpr std::array<std::string_view, 15> forbidden_entity_keys{"id",
                                                                  "UUID",
@@ -149,7 +127,7 @@ private:
       if (!c_.string(*pb, "mode", mode)) {
         return false;
       }
-      const auto m = lookup<playback_mode>(mode, mode_names);
+      const auto m = lookup<playback_mode>(mode, playback_mode_names);
       if (!m) {
         auto km = c_.at("mode");
         return c_.fail(*pb->find("mode"), "unsupported playback mode: " + mode);
@@ -313,14 +291,14 @@ private:
     info.has_space_key = has_key(v, "space");
     {
       node_space sp = node_space::scene;
-      if (!enum_field(v, "space", space_names, "unsupported node space: ", sp, false)) {
+      if (!enum_field(v, "space", node_space_names, "unsupported node space: ", sp, false)) {
         return false;
       }
       if (present(v, "space") != nullptr) {
         info.space = sp;
       }
     }
-    if (!enum_field(v, "type", type_names, "unsupported node type: ", n.type)) {
+    if (!enum_field(v, "type", node_type_names, "unsupported node type: ", n.type)) {
       return false;
     }
     const json_value* tr = nullptr;
@@ -430,13 +408,13 @@ private:
         return c_.fail(*src->find("type"), "unsupported item source: " + type);
       }
       physical_arm arm = physical_arm::right;
-      if (!enum_field(*src, "arm", arm_names, "unsupported physical arm: ", arm)) {
+      if (!enum_field(*src, "arm", physical_arm_names, "unsupported physical arm: ", arm)) {
         return false;
       }
       n.participant_hand = arm;
       c_.unknown_keys(*src, {"type", "arm"});
     }
-    if (!enum_field(v, "item_display", display_names,
+    if (!enum_field(v, "item_display", item_display_context_names,
                     "unsupported item display context: ", n.item_display)) {
       return false;
     }
@@ -451,7 +429,7 @@ private:
       info.skin_has_participant = present(*skin, "participant") != nullptr;
       if (!enum_field(*skin, "participant", participant_names,
                       "unsupported participant: ", b.participant, false) ||
-          !enum_field(*skin, "part", part_names, "unsupported skin part: ", b.part) ||
+          !enum_field(*skin, "part", skin_part_names, "unsupported skin part: ", b.part) ||
           !c_.int32(*skin, "order", b.order)) {
         return false;
       }
@@ -1035,7 +1013,7 @@ private:
         return false;
       }
       auto k = c_.at("source");
-      if (!enum_field(*src, "type", source_names, "unsupported source type: ", e.source)) {
+      if (!enum_field(*src, "type", event_source_names, "unsupported source type: ", e.source)) {
         return false;
       }
       if (e.source == event_source::node) {
@@ -1055,7 +1033,7 @@ private:
         return false;
       }
       auto k = c_.at("origin");
-      if (!enum_field(*origin, "type", origin_names, "unsupported origin type: ", e.origin)) {
+      if (!enum_field(*origin, "type", event_origin_names, "unsupported origin type: ", e.origin)) {
         return false;
       }
       if (e.origin == event_origin::node && !node_ref(*origin, e.origin_node)) {
