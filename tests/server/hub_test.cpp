@@ -631,6 +631,7 @@ TEST_CASE("hub: a graceful stop sends SERVER_STOPPING records, then bye, then cl
 
 TEST_CASE("hub: a clock.step cut short by the stop is answered shutting_down") {
   server_fixture f(manual());
+  f.host.step_delay = std::chrono::microseconds(100); // 72000 steps: at least 7.2 s
   auto c = f.client();
   REQUIRE(c.send_line(R"({"op":"clock.step","id":"long","ticks":72000})"));
   std::this_thread::sleep_for(50ms);

@@ -9,8 +9,10 @@
 #include "engine/api/event.hpp"
 #include "protocol/runner.hpp"
 
+#include <chrono>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace emote::server::testing {
@@ -20,6 +22,8 @@ public:
   int wave_ticks = 40;
   int displays = 4;
   std::int64_t reloads = 0;
+  /// Time each step() takes (tests that need a long clock.step to still be running).
+  std::chrono::microseconds step_delay{0};
 
   [[nodiscard]] api::tick_number tick() const override { return tick_; }
 
@@ -98,6 +102,9 @@ public:
   }
 
   const api::frame& step() override {
+    if (step_delay.count() > 0) {
+      std::this_thread::sleep_for(step_delay);
+    }
     frame_.tick = tick_;
     frame_.events = std::move(pending_);
     pending_.clear();
