@@ -2,9 +2,12 @@
 
 #include "protocol/json.hpp"
 
+#include "engine/core/memo.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 
 namespace emote::protocol {
 namespace {
@@ -33,7 +36,7 @@ void vec3(json_out& o, const dvec3& v) {
   o.ch(']');
 }
 
-void transform(json_out& o, const api::transform_record& t, bool matrix) {
+void write_transform(json_out& o, const api::transform_record& t, bool matrix) {
   o.raw(R"({"translation":)");
   floats(o, t.translation);
   o.raw(R"(,"left_rotation":)");
@@ -47,6 +50,43 @@ void transform(json_out& o, const api::transform_record& t, bool matrix) {
     floats(o, t.matrix);
   }
   o.ch('}');
+}
+
+// The text of a transform without its matrix, memoised per thread by its 14 floats: many
+// displays show the same transform (the same Animation at the same tick), and writing 14
+// shortest round-trip floats costs far more than copying their text.
+struct transform_key {
+  std::array<float, 14> v;
+};
+struct transform_text {
+  std::array<char, 288> text; ///< longer texts (never seen: 14 · 15 + 70 at most) are not kept
+  std::uint16_t size;
+};
+
+void transform(json_out& o, const api::transform_record& t, bool matrix) {
+  if (matrix) {
+    write_transform(o, t, true);
+    return;
+  }
+  thread_local core::direct_memo<transform_key, transform_text, 15> memo;
+  transform_key k{};
+  std::memcpy(k.v.data(), t.translation.data(), 12);
+  std::memcpy(k.v.data() + 3, t.left_rotation.data(), 16);
+  std::memcpy(k.v.data() + 7, t.scale.data(), 12);
+  std::memcpy(k.v.data() + 10, t.right_rotation.data(), 16);
+  if (const transform_text* hit = memo.find(k)) {
+    o.raw(std::string_view(hit->text.data(), hit->size));
+    return;
+  }
+  const std::size_t begin = o.buffer().size();
+  write_transform(o, t, false);
+  const std::size_t n = o.buffer().size() - begin;
+  if (n <= transform_text{}.text.size() && core::memo_enabled()) {
+    transform_text v{};
+    std::memcpy(v.text.data(), o.buffer().data() + begin, n);
+    v.size = static_cast<std::uint16_t>(n);
+    memo.store(k, v);
+  }
 }
 
 // Writes a text component: the engine hands over serialized JSON, embedded as a JSON value.
@@ -370,17 +410,26 @@ void encode_event(std::string& out, const api::event& e, bool matrix) {
   std::visit(event_writer{o, matrix}, e);
 }
 
-void encode_frame(std::string& out, const api::frame& f, bool matrix) {
+void encode_frame_head(std::string& out, api::tick_number tick) {
   json_out o(out);
-  frame_head(o, f.tick);
+  frame_head(o, tick);
+}
+
+void encode_events(std::string& out, std::span<const api::event> events, bool matrix) {
+  json_out o(out);
   event_writer w{o, matrix};
-  for (std::size_t i = 0; i < f.events.size(); ++i) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
     if (i != 0) {
       o.ch(',');
     }
-    std::visit(w, f.events[i]);
+    std::visit(w, events[i]);
   }
-  o.raw("]}\n");
+}
+
+void encode_frame(std::string& out, const api::frame& f, bool matrix) {
+  encode_frame_head(out, f.tick);
+  encode_events(out, f.events, matrix);
+  out.append(frame_tail);
 }
 
 void frame_encoder::begin(const api::frame& f) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -67,6 +68,14 @@ void encode_event(std::string& out, const api::event& e, bool matrix);
 
 /// Append a frame line with every event (no filter, no sharing): for tests and tools.
 void encode_frame(std::string& out, const api::frame& f, bool matrix);
+
+/// A frame line in pieces, for callers that encode its events in parts (on several threads):
+/// the head `{"op":"frame","tick":N,"events":[`, the events separated by ',', then frame_tail.
+/// encode_frame() is exactly head + events + tail.
+void encode_frame_head(std::string& out, api::tick_number tick);
+/// Append `events` separated by ',' (no leading or trailing separator).
+void encode_events(std::string& out, std::span<const api::event> events, bool matrix);
+inline constexpr std::string_view frame_tail = "]}\n";
 
 /// Encodes each frame once per distinct filter. Feed it every frame in tick order (it tracks
 /// which session and dimension each display handle belongs to, so display.update and friends can

@@ -1,5 +1,6 @@
 #include "engine/playback/playback.hpp"
 
+#include "engine/core/memo.hpp"
 #include "engine/math/decompose.hpp"
 #include "engine/math/matrix.hpp"
 #include "engine/math/scalar.hpp"
@@ -58,7 +59,7 @@ std::string item_snbt(const api::item_stack& s) {
   return s.empty() ? std::string("{}") : s.snbt;
 }
 
-api::transform_record make_transform(const math::mat4f& m) {
+api::transform_record decompose_record(const math::mat4f& m) {
   api::transform_record r;
   r.matrix = m.row_major();
   const math::decomposition d = math::decompose(m);
@@ -68,6 +69,16 @@ api::transform_record make_transform(const math::mat4f& m) {
   r.right_rotation = {d.right_rotation.x, d.right_rotation.y, d.right_rotation.z,
                       d.right_rotation.w};
   return r;
+}
+
+// Many playbacks show the same matrices (the same Animation at the same tick and root yaw), so
+// the decomposition, a pure function of the 16 floats, is memoised per thread.
+api::transform_record make_transform(const math::mat4f& m) {
+  thread_local core::direct_memo<math::mat4f, api::transform_record, 15> memo;
+  if (const api::transform_record* hit = memo.find(m)) {
+    return *hit;
+  }
+  return memo.store(m, decompose_record(m));
 }
 
 std::int32_t saturating_inc(std::int32_t v) noexcept {
@@ -421,6 +432,40 @@ bool playback::restart(tick_context& ctx) {
   }
   fire_timeline(emote_->animation_at(0), event_cursor_, 0, ctx);
   return true;
+}
+
+bool playback::start_at_phase(std::int64_t phase, tick_context& ctx) {
+  if (!started_ || failed_ || emote_->is_sequence() || phase <= 0) {
+    return !failed_;
+  }
+  const content::animation& a = *emote_->animation();
+  const std::int64_t d = a.duration.count();
+  switch (a.settings.mode) {
+  case content::playback_mode::once:
+  case content::playback_mode::hold:
+    if (!begin_cycle(std::min(phase, std::max<std::int64_t>(d - 1, 0)), 0, ctx)) {
+      fail();
+    }
+    break;
+  case content::playback_mode::loop:
+  case content::playback_mode::server_sync:
+    for (std::int64_t i = 0; i < phase && !failed_; ++i) {
+      advance_animation(ctx);
+    }
+    break;
+  }
+  return !failed_;
+}
+
+bool playback::rewind(tick_context& ctx) {
+  if (!started_ || failed_ || stopped_ || emote_->is_sequence()) {
+    return !failed_;
+  }
+  finished_ = false;
+  if (!restart(ctx)) {
+    fail();
+  }
+  return !failed_;
 }
 
 // ---------------------------------------------------------------------------------------------

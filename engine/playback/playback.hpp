@@ -115,6 +115,14 @@ public:
   /// P3a + P3b with the initiator's current feet and yaw; nothing when !follows() or in the
   /// tick the playback started.
   void follow(const tick_context& ctx, const core::dvec3& feet, float yaw);
+  /// Stress instances (players.md §8.3), right after start() and before the first emit(): move
+  /// a standalone Animation to its start phase. `once` and `hold` begin their cycle again at
+  /// tick min(phase, D−1); looping modes advance `phase` times as if played from tick 0. False
+  /// on a run-time failure.
+  bool start_at_phase(std::int64_t phase, tick_context& ctx);
+  /// Stress instances: a finished standalone Animation begins again at tick 0 (its displays
+  /// stay; changed values go out as updates). False on a run-time failure.
+  bool rewind(tick_context& ctx);
   /// P3c: on the first call after the start tick, handles take their effective visibility
   /// (§4.6).
   void release_deferred_visibility(const tick_context& ctx) noexcept;

@@ -132,7 +132,7 @@ struct engine::impl final : rules::idle_host {
 
   void set_catalog(std::shared_ptr<const content::catalog> c) {
     catalog = std::move(c);
-    library = std::make_unique<playback::library>(catalog);
+    library = std::make_unique<playback::library>(catalog, config.bake_budget);
     ids = catalog_ids(*catalog);
   }
 

@@ -48,6 +48,9 @@ struct engine_config {
   std::vector<std::string> disabled;
   std::vector<access_rule> permissions = default_permissions();
   std::int32_t max_players = 10000;
+  /// Bytes of baked per-tick poses for Molang-free node chains (playback::library). 0 evaluates
+  /// every pose each tick; the frames are the same byte for byte either way.
+  std::size_t bake_budget = std::size_t{64} << 20;
 
   static std::vector<access_rule> default_permissions();
 };
