@@ -23,5 +23,6 @@ int cmd_serve(std::span<const std::string_view> args);
 int cmd_bot(std::span<const std::string_view> args);
 int cmd_replay(std::span<const std::string_view> args);
 int cmd_record_to_scenario(std::span<const std::string_view> args);
+int cmd_stress(std::span<const std::string_view> args);
 
 } // namespace emote::server

@@ -10,7 +10,7 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 7> commands{{
+constexpr std::array<command_entry, 8> commands{{
     {"serve", cmd_serve,
      "serve   [--config FILE] [--emotes DIR] [--listen ADDR]... [--clock realtime|manual]\n"
      "          [--seed N] [--record FILE [--record-frames]] [--metrics HOST:PORT]\n"
@@ -25,6 +25,9 @@ constexpr std::array<command_entry, 7> commands{{
     {"replay", cmd_replay, "replay  RECORDING [--emotes DIR] [--allow-content-change]"},
     {"record-to-scenario", cmd_record_to_scenario,
      "record-to-scenario RECORDING [--out FILE]            a recording's input as a scenario"},
+    {"stress", cmd_stress,
+     "stress  [--time 30s] [--instances N] [--recipients R] [--emotes DIR] [--json]\n"
+     "                                                the stress test (players.md §8)"},
 }};
 
 void print_help(std::FILE* out) {

@@ -1,0 +1,578 @@
+#include "server/stress.hpp"
+
+#include "protocol/encode.hpp"
+#include "protocol/json.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <span>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace emote::server {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch())
+      .count();
+}
+
+double ms_between(std::int64_t a, std::int64_t b) {
+  return static_cast<double>(b - a) / 1e6;
+}
+
+/// One in-memory consumer. It reads every byte of every frame it receives into an
+/// order-sensitive checksum: the bytes, as 8-byte words, feed 16 lanes (word i → lane i mod 16)
+/// of two running sums (a += w; b += a, as in Fletcher's). A line's last partial 128-byte block
+/// is zero-padded. The scalar, AVX2 and AVX-512 readers compute the same sums, so the checksum
+/// depends only on the bytes.
+struct recipient {
+  alignas(64) std::uint64_t a[16] = {};
+  alignas(64) std::uint64_t b[16] = {};
+  std::uint64_t bytes = 0;
+
+  [[nodiscard]] std::uint64_t checksum() const noexcept {
+    std::uint64_t h = bytes;
+    for (int i = 0; i < 16; ++i) {
+      h = (h ^ a[i]) * 0x100000001B3ULL;
+      h = (h ^ b[i]) * 0x100000001B3ULL;
+    }
+    return h;
+  }
+};
+
+constexpr std::size_t block = 128;
+
+void blocks_scalar(const char* p, std::size_t n, recipient& r) noexcept {
+  for (std::size_t k = 0; k < n; ++k, p += block) {
+    for (int i = 0; i < 16; ++i) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p + 8 * i, 8);
+      r.a[i] += w;
+      r.b[i] += r.a[i];
+    }
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EMOTE_SIM_X86_READERS 1
+__attribute__((target("avx2"))) void blocks_avx2(const char* p, std::size_t n,
+                                                 recipient& r) noexcept {
+  __m256i a0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a));
+  __m256i a1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a + 4));
+  __m256i a2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a + 8));
+  __m256i a3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a + 12));
+  __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b));
+  __m256i b1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 4));
+  __m256i b2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 8));
+  __m256i b3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 12));
+  for (std::size_t k = 0; k < n; ++k, p += block) {
+    a0 = _mm256_add_epi64(a0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    a1 = _mm256_add_epi64(a1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)));
+    a2 = _mm256_add_epi64(a2, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 64)));
+    a3 = _mm256_add_epi64(a3, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 96)));
+    b0 = _mm256_add_epi64(b0, a0);
+    b1 = _mm256_add_epi64(b1, a1);
+    b2 = _mm256_add_epi64(b2, a2);
+    b3 = _mm256_add_epi64(b3, a3);
+  }
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a), a0);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a + 4), a1);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a + 8), a2);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a + 12), a3);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b), b0);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b + 4), b1);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b + 8), b2);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b + 12), b3);
+}
+
+__attribute__((target("avx512f"))) void blocks_avx512(const char* p, std::size_t n,
+                                                      recipient& r) noexcept {
+  __m512i a0 = _mm512_load_si512(r.a);
+  __m512i a1 = _mm512_load_si512(r.a + 8);
+  __m512i b0 = _mm512_load_si512(r.b);
+  __m512i b1 = _mm512_load_si512(r.b + 8);
+  for (std::size_t k = 0; k < n; ++k, p += block) {
+    a0 = _mm512_add_epi64(a0, _mm512_loadu_si512(p));
+    a1 = _mm512_add_epi64(a1, _mm512_loadu_si512(p + 64));
+    b0 = _mm512_add_epi64(b0, a0);
+    b1 = _mm512_add_epi64(b1, a1);
+  }
+  _mm512_store_si512(r.a, a0);
+  _mm512_store_si512(r.a + 8, a1);
+  _mm512_store_si512(r.b, b0);
+  _mm512_store_si512(r.b + 8, b1);
+}
+#endif
+
+using blocks_fn = void (*)(const char*, std::size_t, recipient&) noexcept;
+
+blocks_fn pick_reader(bool allow_simd) noexcept {
+#ifdef EMOTE_SIM_X86_READERS
+  if (allow_simd) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+      return blocks_avx512;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+      return blocks_avx2;
+    }
+  }
+#else
+  (void)allow_simd;
+#endif
+  return blocks_scalar;
+}
+
+/// Reads one frame line, given as consecutive pieces, into every recipient of `rs`, 16 KiB at a
+/// time so that each piece of it is read by all of them while it is in this core's L1/L2 cache.
+void deliver(blocks_fn read, std::span<const std::string_view> pieces,
+             std::span<recipient> rs) noexcept {
+  constexpr std::size_t chunk = 16 * 1024;
+  alignas(64) char carry[block] = {};
+  std::size_t carried = 0;
+  std::size_t total = 0;
+  for (std::string_view p : pieces) {
+    total += p.size();
+    if (carried != 0) {
+      const std::size_t take = std::min(block - carried, p.size());
+      std::memcpy(carry + carried, p.data(), take);
+      carried += take;
+      p.remove_prefix(take);
+      if (carried < block) {
+        continue;
+      }
+      for (recipient& r : rs) {
+        read(carry, 1, r);
+      }
+      carried = 0;
+    }
+    const std::size_t full = p.size() / block * block;
+    for (std::size_t off = 0; off < full; off += chunk) {
+      const std::size_t n = std::min(chunk, full - off) / block;
+      for (recipient& r : rs) {
+        read(p.data() + off, n, r);
+      }
+    }
+    carried = p.size() - full;
+    std::memcpy(carry, p.data() + full, carried);
+  }
+  if (carried != 0) {
+    std::memset(carry + carried, 0, block - carried);
+    for (recipient& r : rs) {
+      read(carry, 1, r);
+    }
+  }
+  for (recipient& r : rs) {
+    r.bytes += total;
+  }
+}
+
+/// A second thread that runs one job at a time for the caller, which meanwhile does its own
+/// share of the same work and then waits.
+class worker {
+public:
+  using job = void (*)(void*);
+
+  worker() : thread_([this] { loop(); }) {}
+  ~worker() {
+    {
+      const std::lock_guard lock(m_);
+      quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  worker(const worker&) = delete;
+  worker& operator=(const worker&) = delete;
+
+  void post(job fn, void* arg) {
+    {
+      const std::lock_guard lock(m_);
+      fn_ = fn;
+      arg_ = arg;
+      pending_ = true;
+    }
+    cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(m_);
+    done_cv_.wait(lock, [this] { return !pending_; });
+  }
+
+private:
+  void loop() {
+    std::unique_lock lock(m_);
+    for (;;) {
+      cv_.wait(lock, [this] { return pending_ || quit_; });
+      if (quit_) {
+        return;
+      }
+      const job fn = fn_;
+      void* const arg = arg_;
+      lock.unlock();
+      fn(arg);
+      lock.lock();
+      pending_ = false;
+      done_cv_.notify_all();
+    }
+  }
+
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::condition_variable done_cv_;
+  job fn_ = nullptr;
+  void* arg_ = nullptr;
+  bool pending_ = false;
+  bool quit_ = false;
+  std::thread thread_;
+};
+
+/// Below this many bytes to read in one tick, waking the worker costs more than it saves.
+constexpr std::uint64_t parallel_fanout_threshold = 256 * 1024;
+/// Below this many instances the engine and encode work stays on one thread.
+constexpr std::size_t parallel_instances_threshold = 256;
+
+double peak_rss_mib() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) {
+      const double kib = std::strtod(line.c_str() + 6, nullptr);
+      return kib / 1024.0;
+    }
+  }
+  return 0;
+}
+
+/// One share of a tick's instances: advanced and emitted, then encoded, by one thread.
+struct share {
+  sim::stress_run* run = nullptr;
+  std::size_t begin = 0, end = 0;
+  sim::stress_run::part* part = nullptr;
+  std::string text; ///< the part's events, comma-separated
+  std::int64_t engine_ns = 0, encode_ns = 0;
+
+  void work() {
+    const std::int64_t a = now_ns();
+    run->step_part(begin, end, *part);
+    const std::int64_t b = now_ns();
+    text.clear();
+    protocol::encode_events(text, part->events, false);
+    encode_ns = now_ns() - b;
+    engine_ns = b - a;
+  }
+};
+
+/// One share of a frame's recipients.
+struct reading {
+  blocks_fn read = blocks_scalar;
+  std::span<const std::string_view> pieces;
+  std::span<recipient> rs;
+  void work() const { deliver(read, pieces, rs); }
+};
+
+class driver {
+public:
+  driver(std::shared_ptr<const content::catalog> catalog, const stress_options& o)
+      : options_(o), run_(std::move(catalog), instance_config(o)), recipients_(o.recipients),
+        solo_(1), read_(pick_reader(o.simd)) {
+    if (o.parallel) {
+      worker_ = std::make_unique<worker>();
+    }
+    const std::size_t n = run_.instance_count();
+    const bool split = worker_ && n >= parallel_instances_threshold;
+    const std::size_t mid = split ? n / 2 : n;
+    shares_[0].run = shares_[1].run = &run_;
+    shares_[0].part = &parts_[0];
+    shares_[1].part = &parts_[1];
+    shares_[0].begin = 0;
+    shares_[0].end = mid;
+    shares_[1].begin = mid;
+    shares_[1].end = n;
+    share_count_ = split ? 2 : 1;
+  }
+
+  stress_report run() {
+    stress_report r;
+    r.requested = options_.instances;
+    r.recipients = options_.recipients;
+
+    const std::int64_t t0 = now_ns();
+    send_whole(run_.create());
+    const std::int64_t t1 = now_ns();
+    r.creation_ms = ms_between(t0, t1);
+
+    const auto period = std::chrono::milliseconds(50);
+    auto deadline = clock_type::now();
+    std::int64_t engine_ns = 0, encode_ns = 0, fanout_ns = 0;
+    std::vector<std::int64_t> bytes_per_tick;
+    bytes_per_tick.reserve(static_cast<std::size_t>(std::max<std::int64_t>(options_.ticks, 0)));
+    const std::int64_t test_begin = now_ns();
+    for (std::int64_t k = 0; k < options_.ticks; ++k) {
+      if (options_.paced) {
+        deadline += period;
+        std::this_thread::sleep_until(deadline);
+      }
+      const std::int64_t a = now_ns();
+      const api::tick_number tick = run_.begin_step();
+      meter_.tick_begin(tick, a);
+      // Engine and encode: each share advances, emits and encodes its instances.
+      if (share_count_ == 2) {
+        worker_->post([](void* p) { static_cast<share*>(p)->work(); }, &shares_[1]);
+        shares_[0].work();
+        worker_->wait();
+      } else {
+        shares_[0].work();
+      }
+      run_.end_step(std::span<sim::stress_run::part>(parts_, share_count_));
+      const std::int64_t b = now_ns();
+      // The split: engine and encode are each the longer of the two shares' spans.
+      const std::int64_t eng = std::max(shares_[0].engine_ns, shares_[1].engine_ns);
+      const std::int64_t enc = (b - a) - eng;
+      meter_.emote_begin(a);
+      meter_.emote_end(a + eng);
+      const std::size_t line_bytes = assemble(tick);
+      for (std::size_t i = 0; i < share_count_; ++i) {
+        records_ += parts_[i].events.size();
+      }
+      meter_.network_begin(b);
+      fan_out();
+      const std::int64_t d = now_ns();
+      meter_.network_end(d);
+      meter_.tick_end(d);
+      engine_ns += eng;
+      encode_ns += enc;
+      fanout_ns += d - b;
+      bytes_ += line_bytes;
+      bytes_per_tick.push_back(static_cast<std::int64_t>(line_bytes));
+      ++r.ticks;
+    }
+    const std::int64_t test_end = now_ns();
+    r.active = run_.active();
+
+    const std::int64_t c0 = now_ns();
+    send_whole(run_.finish());
+    r.cleanup_ms = ms_between(c0, now_ns());
+
+    r.failures = run_.failures();
+    r.peak_displays = run_.peak_displays();
+    r.mspt = rules::summarize(meter_, 0.0);
+    r.elapsed_s = static_cast<double>(test_end - test_begin) / 1e9;
+    r.observed_tps = r.elapsed_s > 0 ? static_cast<double>(r.ticks) / r.elapsed_s : 0;
+    if (r.ticks > 0) {
+      const auto n = static_cast<double>(r.ticks);
+      r.split_ms.engine = static_cast<double>(engine_ns) / 1e6 / n;
+      r.split_ms.encode = static_cast<double>(encode_ns) / 1e6 / n;
+      r.split_ms.fanout = static_cast<double>(fanout_ns) / 1e6 / n;
+      std::int64_t sum = 0;
+      for (const std::int64_t v : bytes_per_tick) {
+        sum += v;
+        r.bytes_per_tick.max = std::max(r.bytes_per_tick.max, v);
+      }
+      r.bytes_per_tick.avg = static_cast<double>(sum) / n;
+    }
+    r.records = records_;
+    r.bytes = bytes_;
+    if (fanout_ns > 0) {
+      std::uint64_t read = 0;
+      for (const std::int64_t v : bytes_per_tick) {
+        read += static_cast<std::uint64_t>(v) * std::max<std::size_t>(recipients_.size(), 1);
+      }
+      r.mib_per_s =
+          static_cast<double>(read) / (1024.0 * 1024.0) / (static_cast<double>(fanout_ns) / 1e9);
+    }
+    const std::vector<recipient>& readers = recipients_.empty() ? solo_ : recipients_;
+    r.checksum = readers.front().checksum();
+    for (const recipient& x : readers) {
+      r.recipients_agree =
+          r.recipients_agree && x.checksum() == r.checksum && x.bytes == readers.front().bytes;
+    }
+    r.peak_rss_mib = peak_rss_mib();
+    return r;
+  }
+
+private:
+  static sim::stress_config instance_config(const stress_options& o) {
+    sim::stress_config c = o.instance_config;
+    c.instances = o.instances;
+    return c;
+  }
+
+  /// The frame line's pieces: head, the shares' events (comma between non-empty ones), tail.
+  std::size_t assemble(api::tick_number tick) {
+    head_.clear();
+    protocol::encode_frame_head(head_, tick);
+    pieces_.clear();
+    pieces_.emplace_back(head_);
+    bool any = false;
+    for (std::size_t i = 0; i < share_count_; ++i) {
+      if (shares_[i].text.empty()) {
+        continue;
+      }
+      if (any) {
+        pieces_.emplace_back(",");
+      }
+      pieces_.emplace_back(shares_[i].text);
+      any = true;
+    }
+    pieces_.emplace_back(protocol::frame_tail);
+    std::size_t n = 0;
+    for (const std::string_view p : pieces_) {
+      n += p.size();
+    }
+    return n;
+  }
+
+  void fan_out() {
+    std::span<recipient> all(recipients_.empty() ? solo_ : recipients_);
+    std::uint64_t line = 0;
+    for (const std::string_view p : pieces_) {
+      line += p.size();
+    }
+    if (worker_ && all.size() >= 2 && line * all.size() >= parallel_fanout_threshold) {
+      const std::size_t half = all.size() / 2;
+      reading second{read_, pieces_, all.subspan(half)};
+      worker_->post([](void* p) { static_cast<const reading*>(p)->work(); }, &second);
+      deliver(read_, pieces_, all.first(half));
+      worker_->wait();
+    } else {
+      deliver(read_, pieces_, all);
+    }
+  }
+
+  /// Creation and cleanup frames: encoded whole on this thread.
+  void send_whole(const api::frame& f) {
+    whole_.clear();
+    protocol::encode_frame(whole_, f, false);
+    records_ += f.events.size();
+    bytes_ += whole_.size();
+    pieces_.clear();
+    pieces_.emplace_back(whole_);
+    fan_out();
+  }
+
+  stress_options options_;
+  sim::stress_run run_;
+  std::vector<recipient> recipients_;
+  std::vector<recipient> solo_; ///< reads the output when there is no recipient
+  blocks_fn read_;
+  std::unique_ptr<worker> worker_;
+  share shares_[2];
+  std::size_t share_count_ = 1;
+  sim::stress_run::part parts_[2];
+  std::string head_, whole_;
+  std::vector<std::string_view> pieces_;
+  rules::stress_meter meter_;
+  std::uint64_t records_ = 0;
+  std::uint64_t bytes_ = 0;
+};
+
+double round3(double v) {
+  return std::round(v * 1000.0) / 1000.0;
+}
+
+} // namespace
+
+stress_report run_stress(std::shared_ptr<const content::catalog> catalog,
+                         const stress_options& options) {
+  driver d(std::move(catalog), options);
+  return d.run();
+}
+
+std::string stress_report_json(const stress_report& r) {
+  std::string s;
+  protocol::json_out j(s);
+  const auto num = [&](std::string_view key, double v) {
+    j.raw(key);
+    j.f64(round3(v));
+  };
+  j.raw("{\"instances\":");
+  j.u64(r.requested);
+  j.raw(",\"active\":");
+  j.u64(r.active);
+  j.raw(",\"recipients\":");
+  j.u64(r.recipients);
+  j.raw(",\"peak_displays\":");
+  j.i64(r.peak_displays);
+  j.raw(",\"ticks\":");
+  j.i64(r.ticks);
+  num(",\"mspt\":{\"avg\":", r.mspt.avg);
+  num(",\"p95\":", r.mspt.p95);
+  num(",\"max\":", r.mspt.max);
+  num(",\"median\":", r.mspt.median);
+  num(",\"baseline\":", r.mspt.baseline);
+  num("},\"tps\":", r.mspt.tps.average);
+  num(",\"split_ms\":{\"engine\":", r.split_ms.engine);
+  num(",\"encode\":", r.split_ms.encode);
+  num(",\"fanout\":", r.split_ms.fanout);
+  num("},\"bytes_per_tick\":{\"avg\":", r.bytes_per_tick.avg);
+  j.raw(",\"max\":");
+  j.i64(r.bytes_per_tick.max);
+  j.raw("},\"failures\":");
+  j.u64(r.failures);
+  num(",\"elapsed_s\":", r.elapsed_s);
+  num(",\"observed_tps\":", r.observed_tps);
+  num(",\"estimated_tps\":{\"baseline\":", r.mspt.tps.baseline);
+  num(",\"average\":", r.mspt.tps.average);
+  num(",\"minimum\":", r.mspt.tps.minimum);
+  num(",\"drop\":", r.mspt.tps.drop);
+  num("},\"creation_ms\":", r.creation_ms);
+  num(",\"cleanup_ms\":", r.cleanup_ms);
+  j.raw(",\"traffic\":{\"records\":");
+  j.u64(r.records);
+  j.raw(",\"bytes\":");
+  j.u64(r.bytes);
+  num(",\"fanout_mib_per_s\":", r.mib_per_s);
+  j.raw("},\"checksum\":\"");
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r.checksum));
+  j.raw(hex);
+  j.raw("\",\"recipients_agree\":");
+  j.boolean(r.recipients_agree);
+  num(",\"peak_rss_mib\":", r.peak_rss_mib);
+  j.raw("}\n");
+  return s;
+}
+
+std::string stress_report_text(const stress_report& r) {
+  char buf[2048];
+  std::snprintf(
+      buf, sizeof buf,
+      "stress: %zu instances requested, %zu active, %zu failed; %zu recipients\n"
+      "  peak displays     %lld\n"
+      "  ticks sampled     %zu of %lld in %.3f s (observed %.2f TPS)\n"
+      "  MSPT              avg %.3f  p95 %.3f  median %.3f  max %.3f  (baseline %.3f)\n"
+      "  estimated TPS     average %.2f  minimum %.2f  drop %.2f\n"
+      "  split per tick    engine %.3f ms  encode %.3f ms  fan-out %.3f ms\n"
+      "  creation/cleanup  %.3f ms / %.3f ms\n"
+      "  traffic           %llu records, %llu bytes per recipient, %.0f B/tick avg, %lld max, "
+      "fan-out %.1f MiB/s\n"
+      "  checksum          %016llx (%s)\n"
+      "  peak RSS          %.1f MiB\n",
+      r.requested, r.active, r.failures, r.recipients, static_cast<long long>(r.peak_displays),
+      r.mspt.sampled, static_cast<long long>(r.ticks), r.elapsed_s, r.observed_tps, r.mspt.avg,
+      r.mspt.p95, r.mspt.median, r.mspt.max, r.mspt.baseline, r.mspt.tps.average,
+      r.mspt.tps.minimum, r.mspt.tps.drop, r.split_ms.engine, r.split_ms.encode, r.split_ms.fanout,
+      r.creation_ms, r.cleanup_ms, static_cast<unsigned long long>(r.records),
+      static_cast<unsigned long long>(r.bytes), r.bytes_per_tick.avg,
+      static_cast<long long>(r.bytes_per_tick.max), r.mib_per_s,
+      static_cast<unsigned long long>(r.checksum),
+      r.recipients_agree ? "every recipient agrees" : "RECIPIENTS DISAGREE", r.peak_rss_mib);
+  return buf;
+}
+
+} // namespace emote::server

@@ -1,0 +1,69 @@
+#pragma once
+// `emote-sim stress` (players.md §8.3–8.4, protocol.md §9): the stress instances of
+// sim::stress_run driven tick by tick, each frame encoded once and handed to R in-memory
+// recipients that read every byte, every tick measured as one sample.
+//
+// Each tick: engine (the instances advance and emit), encode (one frame line, the default
+// subscription's bytes), fan-out (every recipient walks the line). With enough bytes to read the
+// recipients are split between this thread and one worker, so the second core shares the
+// fan-out; each recipient's checksum does not depend on which thread read it.
+
+#include "engine/rules/stress.hpp"
+#include "engine/sim/stress_run.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace emote::content {
+class catalog;
+}
+
+namespace emote::server {
+
+struct stress_options {
+  std::int64_t ticks = 600; ///< sampled ticks (the test length)
+  std::size_t instances = 100;
+  std::size_t recipients = 20;
+  bool paced = true;                  ///< 20 TPS on absolute deadlines; false: ticks back to back
+  bool parallel = true;               ///< share large fan-outs with a worker thread
+  bool simd = true;                   ///< recipients read with AVX2/AVX-512 when the CPU has them
+  sim::stress_config instance_config; ///< its `instances` is taken from `instances`
+};
+
+struct stress_report {
+  std::size_t requested = 0;
+  std::size_t active = 0; ///< running at the end of the test, before cleanup
+  std::size_t failures = 0;
+  std::size_t recipients = 0;
+  std::int64_t peak_displays = 0;
+  std::int64_t ticks = 0; ///< completed
+  rules::stress_summary mspt;
+  double elapsed_s = 0;
+  double observed_tps = 0; ///< completed / elapsed
+  double creation_ms = 0, cleanup_ms = 0;
+  struct {
+    double engine = 0, encode = 0, fanout = 0; ///< average per sampled tick
+  } split_ms;
+  struct {
+    double avg = 0;
+    std::int64_t max = 0;
+  } bytes_per_tick;
+  std::uint64_t records = 0;  ///< events encoded, creation and cleanup included
+  std::uint64_t bytes = 0;    ///< bytes of every frame line (each recipient reads them all)
+  double mib_per_s = 0;       ///< bytes × recipients read per second of fan-out
+  std::uint64_t checksum = 0; ///< every recipient's checksum over all frame bytes (equal)
+  bool recipients_agree = true;
+  double peak_rss_mib = 0; ///< the process's peak resident set (VmHWM), 0 if unknown
+};
+
+stress_report run_stress(std::shared_ptr<const content::catalog> catalog,
+                         const stress_options& options);
+
+/// The protocol.md §9 JSON object (its keys first, then the rest of the report), one line.
+std::string stress_report_json(const stress_report& r);
+/// The human-readable report.
+std::string stress_report_text(const stress_report& r);
+
+} // namespace emote::server

@@ -1,0 +1,188 @@
+// `emote-sim stress` (players.md §8.3–8.4, protocol.md §9): the report's figures and its JSON,
+// the recipients' checksum, and that every fast path (baked poses, memoised decompositions and
+// transform texts, the split of instances over two threads, SIMD readers) leaves the bytes alone.
+#include "process.hpp"
+
+#include "engine/content/loader.hpp"
+#include "engine/content/model.hpp"
+#include "engine/core/memo.hpp"
+#include "protocol/json.hpp"
+#include "protocol/runner.hpp"
+#include "protocol/scenario.hpp"
+#include "server/content_loader.hpp"
+#include "server/engine_host.hpp"
+#include "server/stress.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+using namespace emote;
+
+namespace {
+
+const std::filesystem::path emotes_dir =
+    std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes";
+
+std::shared_ptr<const content::catalog> fixture_catalog() {
+  return content::load_directory(emotes_dir, {});
+}
+
+server::stress_options quick(std::size_t instances, std::size_t recipients) {
+  server::stress_options o;
+  o.ticks = 60;
+  o.instances = instances;
+  o.recipients = recipients;
+  o.paced = false;
+  return o;
+}
+
+/// Memos back on whatever a check does.
+struct memo_guard {
+  ~memo_guard() { core::set_memo_enabled(true); }
+};
+
+} // namespace
+
+TEST_CASE("stress: every instance runs, every tick is sampled, every recipient reads it all") {
+  const auto catalog = fixture_catalog();
+  REQUIRE(catalog->animation_count() > 0);
+  const auto r = server::run_stress(catalog, quick(300, 5));
+  CHECK(r.requested == 300);
+  CHECK(r.active == 300);
+  CHECK(r.failures == 0);
+  CHECK(r.recipients == 5);
+  CHECK(r.ticks == 60);
+  CHECK(r.mspt.sampled == 60);
+  CHECK(r.peak_displays >= 300);
+  CHECK(r.mspt.avg > 0);
+  CHECK(r.mspt.p95 >= r.mspt.median);
+  CHECK(r.mspt.max >= r.mspt.p95);
+  CHECK(r.bytes > 0);
+  CHECK(r.records > 300); // the spawns at least
+  CHECK(r.bytes_per_tick.max >= static_cast<std::int64_t>(r.bytes_per_tick.avg));
+  CHECK(r.recipients_agree);
+  CHECK(r.checksum != 0);
+}
+
+TEST_CASE("stress: the same run twice, and every fast path on or off, gives the same bytes") {
+  memo_guard guard;
+  const auto catalog = fixture_catalog();
+  const auto base = server::run_stress(catalog, quick(300, 4));
+
+  auto serial = quick(300, 4);
+  serial.parallel = false;
+  serial.simd = false;
+  auto reference = serial;
+  reference.instance_config.bake_budget = 0;
+
+  const auto again = server::run_stress(catalog, quick(300, 4));
+  const auto one_thread = server::run_stress(catalog, serial);
+  core::set_memo_enabled(false);
+  const auto unoptimised = server::run_stress(catalog, reference);
+  core::set_memo_enabled(true);
+
+  CHECK(again.checksum == base.checksum);
+  CHECK(one_thread.checksum == base.checksum);
+  CHECK(unoptimised.checksum == base.checksum);
+  CHECK(unoptimised.bytes == base.bytes);
+  CHECK(unoptimised.records == base.records);
+
+  // A different run gives a different checksum (the checksum does cover the bytes).
+  const auto fewer = server::run_stress(catalog, quick(299, 4));
+  CHECK(fewer.checksum != base.checksum);
+}
+
+TEST_CASE("stress: no recipient still reads the output; one instance runs") {
+  const auto catalog = fixture_catalog();
+  auto o = quick(1, 0);
+  o.ticks = 5;
+  const auto r = server::run_stress(catalog, o);
+  CHECK(r.active == 1);
+  CHECK(r.ticks == 5);
+  CHECK(r.checksum != 0);
+}
+
+TEST_CASE("exe: stress prints the protocol.md §9 JSON and refuses bad arguments") {
+  const auto dir = server::testing::scratch_dir("exe_stress");
+  std::string out;
+  std::string err;
+  REQUIRE(
+      server::testing::process::run({"stress", "--time", "20t", "--instances", "40", "--recipients",
+                                     "3", "--unpaced", "--json", "--emotes", emotes_dir.string()},
+                                    dir, &out, &err) == 0);
+  rapidjson::Document doc;
+  REQUIRE_MESSAGE(!protocol::parse_json(out.substr(0, out.find('\n')), doc), out);
+  for (const char* key : {"instances", "active", "recipients", "peak_displays", "ticks", "mspt",
+                          "tps", "split_ms", "bytes_per_tick", "checksum"}) {
+    CHECK_MESSAGE(doc.HasMember(key), key);
+  }
+  CHECK(doc["instances"].GetInt() == 40);
+  CHECK(doc["active"].GetInt() == 40);
+  CHECK(doc["recipients"].GetInt() == 3);
+  CHECK(doc["ticks"].GetInt() == 20);
+  for (const char* key : {"avg", "p95", "max"}) {
+    CHECK(doc["mspt"].HasMember(key));
+  }
+  for (const char* key : {"engine", "encode", "fanout"}) {
+    CHECK(doc["split_ms"].HasMember(key));
+  }
+  const std::string checksum = doc["checksum"].GetString();
+
+  // --reference (no baking, no memos), --serial and --scalar: the same bytes.
+  REQUIRE(server::testing::process::run({"stress", "--time", "20t", "--instances", "40",
+                                         "--recipients", "3", "--unpaced", "--json", "--reference",
+                                         "--serial", "--scalar", "--emotes", emotes_dir.string()},
+                                        dir, &out) == 0);
+  rapidjson::Document ref;
+  REQUIRE(!protocol::parse_json(out.substr(0, out.find('\n')), ref));
+  CHECK(std::string(ref["checksum"].GetString()) == checksum);
+
+  // The text report.
+  REQUIRE(server::testing::process::run({"stress", "--time", "5t", "--instances", "3", "--unpaced",
+                                         "--emotes", emotes_dir.string()},
+                                        dir, &out) == 0);
+  CHECK(out.find("3 instances requested, 3 active") != std::string::npos);
+  CHECK(out.find("MSPT") != std::string::npos);
+
+  CHECK(server::testing::process::run({"stress", "--instances", "0"}, dir, nullptr, &err) == 2);
+  CHECK(err.find("--instances must be an integer 1..1000000") != std::string::npos);
+  CHECK(server::testing::process::run({"stress", "--time", "0t"}, dir, nullptr, &err) == 2);
+  CHECK(err.find("--time '0t'") != std::string::npos);
+  CHECK(server::testing::process::run({"stress", "--recipients", "x"}, dir, nullptr, &err) == 2);
+  CHECK(server::testing::process::run({"stress", "--emotes", (dir / "none").string()}, dir, nullptr,
+                                      &err) != 0);
+}
+
+TEST_CASE("fast paths on and off give the same scenario output byte for byte") {
+  // Mixed content through the real Engine: a random Sequence with Molang, a looping Animation
+  // with events, a two-player placement (the golden scenarios), with baked poses and memoised
+  // decompositions and transform texts, then with none of them.
+  memo_guard guard;
+  const std::filesystem::path golden =
+      std::filesystem::path(EMOTE_SIM_SOURCE_DIR) / "tests" / "golden";
+  for (const char* name : {"random_sequence", "loop_events", "two_player"}) {
+    auto s = protocol::load_scenario(golden / (std::string(name) + ".json"));
+    REQUIRE_MESSAGE(s, name);
+    auto factory = [](std::size_t bake) {
+      return [bake](const protocol::scenario& sc)
+                 -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
+        sim::engine_config cfg = sc.engine;
+        cfg.bake_budget = bake;
+        auto host = server::engine_host::create(server::make_content_loader(), sc.emotes, cfg);
+        if (!host) {
+          return core::failure{host.error()};
+        }
+        return std::unique_ptr<protocol::sim_host>(std::move(*host));
+      };
+    };
+    const auto fast = protocol::run_scenario(*s, factory(std::size_t{64} << 20));
+    core::set_memo_enabled(false);
+    const auto plain = protocol::run_scenario(*s, factory(0));
+    core::set_memo_enabled(true);
+    CHECK_MESSAGE(fast.passed, name << ": " << fast.failure);
+    CHECK(fast.output.size() > 1000);
+    CHECK_MESSAGE(fast.output == plain.output, name);
+  }
+}
