@@ -1,0 +1,63 @@
+// The full stress tick (docs/performance.md): N instances of the real corpus's Animations advance
+// one tick and emit (sim::stress_run), and the frame is encoded once. Fan-out is `emote-sim
+// stress`'s to measure. The corpus is read from ../shared next to the repository (or
+// $EMOTE_SIM_CORPUS); without it the benchmarks report an error and skip.
+#include "engine/content/loader.hpp"
+#include "engine/content/model.hpp"
+#include "engine/core/memo.hpp"
+#include "engine/sim/stress_run.hpp"
+#include "protocol/encode.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+using namespace emote;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path corpus_root() {
+  if (const char* env = std::getenv("EMOTE_SIM_CORPUS")) {
+    return env;
+  }
+  return fs::path(EMOTE_SIM_SOURCE_DIR) / ".." / "shared" / "corpus" / "hanhy06-emote";
+}
+
+// Arg 0: instances; arg 1: 1 = fast paths (baked poses, memos), 0 = the reference path.
+void BM_stress_tick(benchmark::State& state) {
+  std::error_code ec;
+  if (!fs::is_directory(corpus_root(), ec)) {
+    state.SkipWithError("corpus not found (set EMOTE_SIM_CORPUS)");
+    return;
+  }
+  const bool fast = state.range(1) != 0;
+  core::set_memo_enabled(fast);
+  sim::stress_config cfg;
+  cfg.instances = static_cast<std::size_t>(state.range(0));
+  cfg.bake_budget = fast ? cfg.bake_budget : 0;
+  sim::stress_run run(content::load_directory(corpus_root(), {}), cfg);
+  run.create();
+  std::string line;
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    const api::frame& f = run.step();
+    line.clear();
+    protocol::encode_frame(line, f, false);
+    bytes += line.size();
+    benchmark::DoNotOptimize(line.data());
+  }
+  core::set_memo_enabled(true);
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
+  state.counters["displays"] = static_cast<double>(run.displays());
+}
+BENCHMARK(BM_stress_tick)
+    ->Args({100, 1})
+    ->Args({1000, 1})
+    ->Args({1000, 0})
+    ->Args({10000, 1})
+    ->Unit(benchmark::kMillisecond);
+
+} // namespace
