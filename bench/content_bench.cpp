@@ -4,6 +4,8 @@
 #include "engine/content/json.hpp"
 #include "engine/content/loader.hpp"
 
+#include "corpus.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -17,12 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpus_root() {
-  if (const char* env = std::getenv("EMOTE_SIM_CORPUS")) {
-    return env;
-  }
-  return fs::path(EMOTE_SIM_SOURCE_DIR) / ".." / "shared" / "corpus" / "hanhy06-emote";
-}
+using emote::bench::corpus_root;
 
 std::vector<emote::content::memory_file> read_all(const fs::path& root) {
   std::vector<emote::content::memory_file> files;

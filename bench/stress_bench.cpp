@@ -8,6 +8,8 @@
 #include "engine/sim/stress_run.hpp"
 #include "protocol/encode.hpp"
 
+#include "corpus.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -19,12 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpus_root() {
-  if (const char* env = std::getenv("EMOTE_SIM_CORPUS")) {
-    return env;
-  }
-  return fs::path(EMOTE_SIM_SOURCE_DIR) / ".." / "shared" / "corpus" / "hanhy06-emote";
-}
+using emote::bench::corpus_root;
 
 // Arg 0: instances; arg 1: 1 = fast paths (baked poses, memos), 0 = the reference path.
 void BM_stress_tick(benchmark::State& state) {
