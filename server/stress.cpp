@@ -1,5 +1,7 @@
 #include "server/stress.hpp"
 
+#include "server/stress_readers.hpp"
+
 #include "protocol/encode.hpp"
 #include "protocol/json.hpp"
 
@@ -16,10 +18,6 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 namespace emote::server {
 namespace {
 
@@ -32,153 +30,6 @@ std::int64_t now_ns() {
 
 double ms_between(std::int64_t a, std::int64_t b) {
   return static_cast<double>(b - a) / 1e6;
-}
-
-/// One in-memory consumer. It reads every byte of every frame it receives into an
-/// order-sensitive checksum: the bytes, as 8-byte words, feed 16 lanes (word i → lane i mod 16)
-/// of two running sums (a += w; b += a, as in Fletcher's). A line's last partial 128-byte block
-/// is zero-padded. The scalar, AVX2 and AVX-512 readers compute the same sums, so the checksum
-/// depends only on the bytes.
-struct recipient {
-  alignas(64) std::uint64_t a[16] = {};
-  alignas(64) std::uint64_t b[16] = {};
-  std::uint64_t bytes = 0;
-
-  [[nodiscard]] std::uint64_t checksum() const noexcept {
-    std::uint64_t h = bytes;
-    for (int i = 0; i < 16; ++i) {
-      h = (h ^ a[i]) * 0x100000001B3ULL;
-      h = (h ^ b[i]) * 0x100000001B3ULL;
-    }
-    return h;
-  }
-};
-
-constexpr std::size_t block = 128;
-
-void blocks_scalar(const char* p, std::size_t n, recipient& r) noexcept {
-  for (std::size_t k = 0; k < n; ++k, p += block) {
-    for (int i = 0; i < 16; ++i) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, p + 8 * i, 8);
-      r.a[i] += w;
-      r.b[i] += r.a[i];
-    }
-  }
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define EMOTE_SIM_X86_READERS 1
-__attribute__((target("avx2"))) void blocks_avx2(const char* p, std::size_t n,
-                                                 recipient& r) noexcept {
-  __m256i a0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a));
-  __m256i a1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a + 4));
-  __m256i a2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a + 8));
-  __m256i a3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.a + 12));
-  __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b));
-  __m256i b1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 4));
-  __m256i b2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 8));
-  __m256i b3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 12));
-  for (std::size_t k = 0; k < n; ++k, p += block) {
-    a0 = _mm256_add_epi64(a0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-    a1 = _mm256_add_epi64(a1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)));
-    a2 = _mm256_add_epi64(a2, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 64)));
-    a3 = _mm256_add_epi64(a3, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 96)));
-    b0 = _mm256_add_epi64(b0, a0);
-    b1 = _mm256_add_epi64(b1, a1);
-    b2 = _mm256_add_epi64(b2, a2);
-    b3 = _mm256_add_epi64(b3, a3);
-  }
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a), a0);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a + 4), a1);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a + 8), a2);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.a + 12), a3);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b), b0);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b + 4), b1);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b + 8), b2);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(r.b + 12), b3);
-}
-
-__attribute__((target("avx512f"))) void blocks_avx512(const char* p, std::size_t n,
-                                                      recipient& r) noexcept {
-  __m512i a0 = _mm512_load_si512(r.a);
-  __m512i a1 = _mm512_load_si512(r.a + 8);
-  __m512i b0 = _mm512_load_si512(r.b);
-  __m512i b1 = _mm512_load_si512(r.b + 8);
-  for (std::size_t k = 0; k < n; ++k, p += block) {
-    a0 = _mm512_add_epi64(a0, _mm512_loadu_si512(p));
-    a1 = _mm512_add_epi64(a1, _mm512_loadu_si512(p + 64));
-    b0 = _mm512_add_epi64(b0, a0);
-    b1 = _mm512_add_epi64(b1, a1);
-  }
-  _mm512_store_si512(r.a, a0);
-  _mm512_store_si512(r.a + 8, a1);
-  _mm512_store_si512(r.b, b0);
-  _mm512_store_si512(r.b + 8, b1);
-}
-#endif
-
-using blocks_fn = void (*)(const char*, std::size_t, recipient&) noexcept;
-
-blocks_fn pick_reader(bool allow_simd) noexcept {
-#ifdef EMOTE_SIM_X86_READERS
-  if (allow_simd) {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) {
-      return blocks_avx512;
-    }
-    if (__builtin_cpu_supports("avx2")) {
-      return blocks_avx2;
-    }
-  }
-#else
-  (void)allow_simd;
-#endif
-  return blocks_scalar;
-}
-
-/// Reads one frame line, given as consecutive pieces, into every recipient of `rs`, 16 KiB at a
-/// time so that each piece of it is read by all of them while it is in this core's L1/L2 cache.
-void deliver(blocks_fn read, std::span<const std::string_view> pieces,
-             std::span<recipient> rs) noexcept {
-  constexpr std::size_t chunk = 16 * 1024;
-  alignas(64) char carry[block] = {};
-  std::size_t carried = 0;
-  std::size_t total = 0;
-  for (std::string_view p : pieces) {
-    total += p.size();
-    if (carried != 0) {
-      const std::size_t take = std::min(block - carried, p.size());
-      std::memcpy(carry + carried, p.data(), take);
-      carried += take;
-      p.remove_prefix(take);
-      if (carried < block) {
-        continue;
-      }
-      for (recipient& r : rs) {
-        read(carry, 1, r);
-      }
-      carried = 0;
-    }
-    const std::size_t full = p.size() / block * block;
-    for (std::size_t off = 0; off < full; off += chunk) {
-      const std::size_t n = std::min(chunk, full - off) / block;
-      for (recipient& r : rs) {
-        read(p.data() + off, n, r);
-      }
-    }
-    carried = p.size() - full;
-    std::memcpy(carry, p.data() + full, carried);
-  }
-  if (carried != 0) {
-    std::memset(carry + carried, 0, block - carried);
-    for (recipient& r : rs) {
-      read(carry, 1, r);
-    }
-  }
-  for (recipient& r : rs) {
-    r.bytes += total;
-  }
 }
 
 /// A second thread that runs one job at a time for the caller, which meanwhile does its own
@@ -279,7 +130,7 @@ struct share {
 
 /// One share of a frame's recipients.
 struct reading {
-  blocks_fn read = blocks_scalar;
+  blocks_fn read = nullptr;
   std::span<const std::string_view> pieces;
   std::span<recipient> rs;
   void work() const { deliver(read, pieces, rs); }
@@ -289,7 +140,7 @@ class driver {
 public:
   driver(std::shared_ptr<const content::catalog> catalog, const stress_options& o)
       : options_(o), run_(std::move(catalog), instance_config(o)), recipients_(o.recipients),
-        solo_(1), read_(pick_reader(o.simd)) {
+        solo_(1), read_(reader_fn(best_reader(o.simd))) {
     if (o.parallel) {
       worker_ = std::make_unique<worker>();
     }

@@ -12,6 +12,7 @@
 #include "server/content_loader.hpp"
 #include "server/engine_host.hpp"
 #include "server/stress.hpp"
+#include "server/stress_readers.hpp"
 
 #include <doctest/doctest.h>
 
@@ -185,4 +186,50 @@ TEST_CASE("fast paths on and off give the same scenario output byte for byte") {
     CHECK(fast.output.size() > 1000);
     CHECK_MESSAGE(fast.output == plain.output, name);
   }
+}
+
+TEST_CASE("stress recipients: every reader computes the same checksum over any split of a line") {
+  std::string bytes(70000, '\0');
+  std::uint64_t x = 0x1234567;
+  for (char& c : bytes) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    c = static_cast<char>(x >> 56);
+  }
+  const auto sum = [&](server::reader_kind k, std::size_t len,
+                       std::vector<std::size_t> cuts) -> std::uint64_t {
+    std::vector<std::string_view> pieces;
+    std::size_t at = 0;
+    for (const std::size_t c : cuts) {
+      pieces.emplace_back(bytes.data() + at, c - at);
+      at = c;
+    }
+    pieces.emplace_back(bytes.data() + at, len - at);
+    std::vector<server::recipient> rs(3);
+    server::deliver(server::reader_fn(k), pieces, rs);
+    CHECK(rs[0].checksum() == rs[2].checksum());
+    CHECK(rs[1].bytes == len);
+    return rs[0].checksum();
+  };
+  for (const std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256},
+                                std::size_t{257}, std::size_t{20000}, std::size_t{70000}}) {
+    const std::uint64_t want = sum(server::reader_kind::scalar, len, {});
+    for (const auto k :
+         {server::reader_kind::scalar, server::reader_kind::avx2, server::reader_kind::avx512}) {
+      if (!server::reader_supported(k)) {
+        MESSAGE("reader " << static_cast<int>(k) << " not supported here");
+        continue;
+      }
+      CHECK(sum(k, len, {}) == want);
+      if (len > 300) {
+        CHECK(sum(k, len, {1, 2, 257, len / 2}) == want);
+      }
+    }
+  }
+  // One changed byte, or the same bytes in another order, changes the checksum.
+  const std::uint64_t base = sum(server::reader_kind::scalar, 70000, {});
+  bytes[40000] = static_cast<char>(bytes[40000] ^ 1);
+  CHECK(sum(server::reader_kind::scalar, 70000, {}) != base);
+  bytes[40000] = static_cast<char>(bytes[40000] ^ 1);
+  std::swap_ranges(bytes.begin(), bytes.begin() + 256, bytes.begin() + 512);
+  CHECK(sum(server::reader_kind::scalar, 70000, {}) != base);
 }
