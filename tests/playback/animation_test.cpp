@@ -29,12 +29,6 @@ struct fixture_f {
   int display = b.node("display", node_type::item_display, root);
 };
 
-api::handle_id handle_of(const api::frame& f, const std::string& node) {
-  const auto* s = spawn_of(f, node);
-  REQUIRE(s != nullptr);
-  return s->handle;
-}
-
 std::string canonical(const std::string& snbt) {
   return core::to_snbt(core::parse_compound_snbt(snbt).value());
 }
