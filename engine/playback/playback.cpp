@@ -59,26 +59,21 @@ std::string item_snbt(const api::item_stack& s) {
   return s.empty() ? std::string("{}") : s.snbt;
 }
 
-api::transform_record decompose_record(const math::mat4f& m) {
+// Many playbacks show the same matrices (the same Animation at the same tick and root yaw), so
+// the decomposition, a pure function of the 16 floats, is memoised per thread (slots of 64 + 56
+// bytes, so that more of them stay in cache).
+api::transform_record make_transform(const math::mat4f& m) {
+  thread_local core::direct_memo<math::mat4f, math::decomposition, 15> memo;
+  const math::decomposition* hit = memo.find(m);
+  const math::decomposition d = hit != nullptr ? *hit : memo.store(m, math::decompose(m));
   api::transform_record r;
   r.matrix = m.row_major();
-  const math::decomposition d = math::decompose(m);
   r.translation = {d.translation.x, d.translation.y, d.translation.z};
   r.left_rotation = {d.left_rotation.x, d.left_rotation.y, d.left_rotation.z, d.left_rotation.w};
   r.scale = {d.scale.x, d.scale.y, d.scale.z};
   r.right_rotation = {d.right_rotation.x, d.right_rotation.y, d.right_rotation.z,
                       d.right_rotation.w};
   return r;
-}
-
-// Many playbacks show the same matrices (the same Animation at the same tick and root yaw), so
-// the decomposition, a pure function of the 16 floats, is memoised per thread.
-api::transform_record make_transform(const math::mat4f& m) {
-  thread_local core::direct_memo<math::mat4f, api::transform_record, 15> memo;
-  if (const api::transform_record* hit = memo.find(m)) {
-    return *hit;
-  }
-  return memo.store(m, decompose_record(m));
 }
 
 std::int32_t saturating_inc(std::int32_t v) noexcept {
@@ -857,43 +852,53 @@ void playback::emit(std::vector<api::event>& out) {
   for (std::size_t h = 0; h < handles_.size(); ++h) {
     handle_rt& hr = handles_[h];
     const node_rt& n = nodes_[static_cast<std::size_t>(hr.node)];
-    api::ev_display_update up;
-    bool any = false;
+    // Find what changed first; most handles of most ticks need no record (or only the one).
+    bool transform = false;
     if (!n.world.bits_equal(hr.seen_world)) {
       hr.seen_world = n.world;
       const math::mat4f m = display_matrix(hr.node);
       if (!m.bits_equal(hr.emitted)) {
         hr.emitted = m;
-        up.transform = make_transform(m);
-        up.interpolation_duration = n.interp;
-        any = true;
+        transform = true;
       }
     }
     const bool vis = effective_visible(hr);
-    if (vis != hr.emitted_visible) {
-      hr.emitted_visible = vis;
-      up.visible = vis;
-      any = true;
-    }
+    const bool visible = vis != hr.emitted_visible;
+    bool nbt = false;
     if (n.nbt_version != hr.seen_nbt_version) {
       hr.seen_nbt_version = n.nbt_version;
       if (!(n.nbt == hr.emitted_nbt)) {
         hr.emitted_nbt = n.nbt;
-        up.nbt = core::to_snbt(n.nbt);
-        any = true;
+        nbt = true;
       }
     }
+    bool item = false;
     if (hr.hand) {
-      const std::string& item = hand_item(*unodes[static_cast<std::size_t>(hr.node)].node);
-      if (item != hr.emitted_item) {
-        hr.emitted_item = item;
-        up.item = item;
-        any = true;
+      const std::string& current = hand_item(*unodes[static_cast<std::size_t>(hr.node)].node);
+      if (current != hr.emitted_item) {
+        hr.emitted_item = current;
+        item = true;
       }
     }
-    if (any) {
-      up.handle = handle_ids_[h];
-      out.emplace_back(std::move(up));
+    if (!(transform || visible || nbt || item)) {
+      continue;
+    }
+    auto& up = std::get<api::ev_display_update>(
+        out.emplace_back(std::in_place_type<api::ev_display_update>));
+    up.handle = handle_ids_[h];
+    if (transform) {
+      up.transform = make_transform(hr.emitted);
+      up.interpolation_duration = n.interp;
+    }
+    if (visible) {
+      hr.emitted_visible = vis;
+      up.visible = vis;
+    }
+    if (nbt) {
+      up.nbt = core::to_snbt(n.nbt);
+    }
+    if (item) {
+      up.item = hr.emitted_item;
     }
   }
 }
