@@ -140,25 +140,26 @@ struct stress_run::impl {
     }
     e = std::min(e, instances.size());
     auto ctx = context();
+    // Each instance emits right after it advances, while its state is still in cache. Instances
+    // do not interact (no players, no commands), so this frame equals advancing all, then
+    // emitting all.
     for (std::size_t i = b; i < e; ++i) {
       instance& in = instances[i];
-      if (!in.live) {
+      if (!in.pb) {
         continue;
       }
       playback::playback& pb = *in.pb;
-      pb.release_deferred_visibility(ctx);
-      pb.advance(ctx);
-      if (pb.finished() && !pb.failed()) {
-        pb.rewind(ctx);
+      if (in.live) {
+        pb.release_deferred_visibility(ctx);
+        pb.advance(ctx);
+        if (pb.finished() && !pb.failed()) {
+          pb.rewind(ctx);
+        }
+        if (pb.failed()) {
+          fail(in, i, ctx, failed);
+        }
       }
-      if (pb.failed()) {
-        fail(in, i, ctx, failed);
-      }
-    }
-    for (std::size_t i = b; i < e; ++i) {
-      if (instances[i].pb) {
-        instances[i].pb->emit(events);
-      }
+      pb.emit(events);
     }
   }
 
@@ -211,8 +212,6 @@ api::tick_number stress_run::begin_step() {
   return impl_->tick;
 }
 void stress_run::step_part(std::size_t begin, std::size_t end, part& out) {
-  out.events.clear();
-  out.ended.clear();
   impl_->advance_range(begin, end, out.events, out.ended);
 }
 void stress_run::end_step(std::span<part> parts) {

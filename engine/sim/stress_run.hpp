@@ -49,8 +49,8 @@ public:
   const api::frame& step();
   /// step() in parts, for callers that spread the instances over threads: begin_step(), then
   /// step_part() for disjoint ranges of instance indices (concurrently if they like: a part
-  /// touches only its own instances and `out`), then end_step() with every part. The parts'
-  /// events, concatenated in range order, are exactly step()'s frame.
+  /// touches only its own instances and `out`, to which it appends), then end_step() with every
+  /// part. The events of the ranges, concatenated in index order, are exactly step()'s frame.
   struct part {
     std::vector<api::event> events;
     std::vector<std::size_t> ended; ///< instances that failed in this part
