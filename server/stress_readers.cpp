@@ -128,7 +128,7 @@ blocks_fn reader_fn(reader_kind k) noexcept {
 
 void deliver(blocks_fn read, std::span<const std::string_view> pieces,
              std::span<recipient> rs) noexcept {
-  constexpr std::size_t chunk = 16 * 1024;
+  constexpr std::size_t chunk = 32 * 1024;
   alignas(64) char carry[block] = {};
   std::size_t carried = 0;
   std::size_t total = 0;

@@ -32,7 +32,7 @@ using blocks_fn = void (*)(const char*, std::size_t, recipient&) noexcept;
 /// The reader's block function (scalar when `k` is not supported).
 [[nodiscard]] blocks_fn reader_fn(reader_kind k) noexcept;
 
-/// Reads one frame line, given as consecutive pieces, into every recipient of `rs`, 16 KiB at a
+/// Reads one frame line, given as consecutive pieces, into every recipient of `rs`, 32 KiB at a
 /// time so that each piece of it is read by all of them while it is in this core's L1/L2 cache.
 void deliver(blocks_fn read, std::span<const std::string_view> pieces,
              std::span<recipient> rs) noexcept;
