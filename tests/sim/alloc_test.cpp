@@ -3,6 +3,7 @@
 // Molang expressions, looping Animations and looping-segment Sequences) over 1000 ticks, with the
 // default access rules (so the idle pass runs every 10 ticks).
 
+#include "engine/sim/stress_run.hpp"
 #include "support.hpp"
 #include "support/counting_allocator.hpp"
 
@@ -118,5 +119,42 @@ TEST_CASE("steady-state ticks of 50 corpus-like playbacks allocate nothing") {
   }
   CHECK(eng.session_count() == 50);
   CHECK(events > 50000); // the playbacks really produce output
+  CHECK(counted.allocations() == 0);
+}
+
+TEST_CASE("steady-state stress ticks allocate nothing, whole or in parts") {
+  const std::vector<std::string> docs{
+      corpus_like("corpus:sit", 80, false, true),
+      corpus_like("corpus:wave", 50, true, true),
+      corpus_like("corpus:idle", 60, false, true),
+  };
+  sim::stress_config cfg;
+  cfg.instances = 60;
+  sim::stress_run run(load(docs, {}, false), cfg);
+  run.create();
+  sim::stress_run::part parts[2];
+  const auto tick_in_parts = [&] {
+    run.begin_step();
+    for (auto& p : parts) {
+      p.events.clear();
+      p.ended.clear();
+    }
+    run.step_part(0, 30, parts[0]);
+    run.step_part(30, 60, parts[1]);
+    run.end_step(parts);
+    return parts[0].events.size() + parts[1].events.size();
+  };
+  std::size_t events = 0;
+  for (int t = 0; t < 200; ++t) { // warm-up: every Animation loops, every buffer reaches its size
+    events += run.step().events.size();
+    events += tick_in_parts();
+  }
+  const emote::testing::allocation_scope counted;
+  for (int t = 0; t < 500; ++t) {
+    events += run.step().events.size();
+    events += tick_in_parts();
+  }
+  CHECK(run.active() == 60);
+  CHECK(events > 100000);
   CHECK(counted.allocations() == 0);
 }
