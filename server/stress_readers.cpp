@@ -20,16 +20,16 @@ std::uint64_t recipient::checksum() const noexcept {
 
 namespace {
 
-constexpr std::size_t block = 256;
+constexpr std::size_t block = 512;
 
 void blocks_scalar(const char* p, std::size_t n, recipient& r) noexcept {
   for (std::size_t k = 0; k < n; ++k, p += block) {
     for (int l = 0; l < 8; ++l) {
-      std::uint64_t w[4];
-      for (int q = 0; q < 4; ++q) {
+      std::uint64_t w[8];
+      for (int q = 0; q < 8; ++q) {
         std::memcpy(&w[q], p + 64 * q + 8 * l, 8);
       }
-      r.a[l] += (w[0] + w[1]) + (w[2] + w[3]);
+      r.a[l] += ((w[0] + w[1]) + (w[2] + w[3])) + ((w[4] + w[5]) + (w[6] + w[7]));
       r.b[l] += r.a[l];
     }
   }
@@ -48,10 +48,16 @@ __attribute__((target("avx2"))) void blocks_avx2(const char* p, std::size_t n,
   __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b));
   __m256i b1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r.b + 4));
   for (std::size_t k = 0; k < n; ++k, p += block) {
-    const __m256i s0 = _mm256_add_epi64(_mm256_add_epi64(ld(p), ld(p + 64)),
-                                        _mm256_add_epi64(ld(p + 128), ld(p + 192)));
-    const __m256i s1 = _mm256_add_epi64(_mm256_add_epi64(ld(p + 32), ld(p + 96)),
-                                        _mm256_add_epi64(ld(p + 160), ld(p + 224)));
+    const __m256i s0 =
+        _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(ld(p), ld(p + 64)),
+                                          _mm256_add_epi64(ld(p + 128), ld(p + 192))),
+                         _mm256_add_epi64(_mm256_add_epi64(ld(p + 256), ld(p + 320)),
+                                          _mm256_add_epi64(ld(p + 384), ld(p + 448))));
+    const __m256i s1 =
+        _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(ld(p + 32), ld(p + 96)),
+                                          _mm256_add_epi64(ld(p + 160), ld(p + 224))),
+                         _mm256_add_epi64(_mm256_add_epi64(ld(p + 288), ld(p + 352)),
+                                          _mm256_add_epi64(ld(p + 416), ld(p + 480))));
     a0 = _mm256_add_epi64(a0, s0);
     a1 = _mm256_add_epi64(a1, s1);
     b0 = _mm256_add_epi64(b0, a0);
@@ -69,8 +75,12 @@ __attribute__((target("avx512f"))) void blocks_avx512(const char* p, std::size_t
   __m512i b = _mm512_load_si512(r.b);
   for (std::size_t k = 0; k < n; ++k, p += block) {
     const __m512i s = _mm512_add_epi64(
-        _mm512_add_epi64(_mm512_loadu_si512(p), _mm512_loadu_si512(p + 64)),
-        _mm512_add_epi64(_mm512_loadu_si512(p + 128), _mm512_loadu_si512(p + 192)));
+        _mm512_add_epi64(
+            _mm512_add_epi64(_mm512_loadu_si512(p), _mm512_loadu_si512(p + 64)),
+            _mm512_add_epi64(_mm512_loadu_si512(p + 128), _mm512_loadu_si512(p + 192))),
+        _mm512_add_epi64(
+            _mm512_add_epi64(_mm512_loadu_si512(p + 256), _mm512_loadu_si512(p + 320)),
+            _mm512_add_epi64(_mm512_loadu_si512(p + 384), _mm512_loadu_si512(p + 448))));
     a = _mm512_add_epi64(a, s);
     b = _mm512_add_epi64(b, a);
   }

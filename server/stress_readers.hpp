@@ -10,8 +10,8 @@
 namespace emote::server {
 
 /// One in-memory consumer. It reads every byte of every frame it receives into an
-/// order-sensitive checksum over 256-byte blocks of 8-byte words: per block, lane l (0..7) adds
-/// the block's words l, l+8, l+16 and l+24 into s, then a += s and b += a (two running sums, as in
+/// order-sensitive checksum over 512-byte blocks of 8-byte words: per block, lane l (0..7) adds
+/// the block's words l, l+8, ..., l+56 into s, then a += s and b += a (two running sums, as in
 /// Fletcher's). A line's last partial block is zero-padded. Every reader computes the same sums
 /// (addition mod 2^64 in any order), so the checksum depends only on the bytes.
 struct recipient {
