@@ -549,7 +549,7 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
     std::visit(w, events[i]);
     ++count;
   }
-  o.raw("]}\n");
+  o.raw(frame_tail);
 }
 
 std::shared_ptr<const encoded_frame> frame_encoder::encode(const frame_filter& filter) {

@@ -1,5 +1,7 @@
 #include "server/cli_args.hpp"
 
+#include <cstdlib>
+
 namespace emote::server {
 
 using core::failure;
@@ -87,6 +89,19 @@ std::vector<std::string> cli_args::values(std::string_view name) const {
     }
   }
   return out;
+}
+
+std::filesystem::path config_file(const cli_args& args, const std::filesystem::path& fallback) {
+  if (auto v = args.value("config")) {
+    return *v;
+  }
+  if (const char* env = std::getenv("EMOTE_SIM_CONFIG"); env != nullptr && *env != 0) {
+    return env;
+  }
+  if (std::error_code ec; !fallback.empty() && std::filesystem::exists(fallback, ec)) {
+    return fallback;
+  }
+  return {};
 }
 
 } // namespace emote::server

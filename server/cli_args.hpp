@@ -5,6 +5,7 @@
 
 #include "engine/core/result.hpp"
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <span>
@@ -43,5 +44,9 @@ private:
   std::vector<std::string> positional_;
   bool help_ = false;
 };
+
+/// The configuration file a command reads: `--config FILE`, else $EMOTE_SIM_CONFIG, else
+/// `fallback` when that file exists; empty for none (the built-in defaults).
+std::filesystem::path config_file(const cli_args& args, const std::filesystem::path& fallback = {});
 
 } // namespace emote::server

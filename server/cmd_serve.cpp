@@ -1,9 +1,9 @@
 // emote-sim serve: the socket server (protocol.md §1–§6, §8, §10, §11).
 #include "server/commands.hpp"
 
+#include "protocol/config.hpp"
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
-#include "protocol/config.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
 #include "server/metrics_http.hpp"
@@ -15,15 +15,14 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
-#include <cstdlib>
 
 namespace emote::server {
 
+using protocol::add_file_and_environment;
 using protocol::clock_mode;
-using protocol::server_config;
 using protocol::config_error;
 using protocol::config_loader;
-using protocol::add_file_and_environment;
+using protocol::server_config;
 
 namespace {
 
@@ -94,12 +93,7 @@ std::optional<config_error> add_cli_layer(config_loader& loader, const cli_args&
 } // namespace
 
 core::result<server_config, std::string> load_serve_config(const cli_args& args) {
-  std::filesystem::path file;
-  if (auto v = args.value("config")) {
-    file = *v;
-  } else if (const char* env = std::getenv("EMOTE_SIM_CONFIG"); env != nullptr && *env != 0) {
-    file = env;
-  }
+  const std::filesystem::path file = config_file(args);
   config_loader loader;
   if (auto err = add_file_and_environment(loader, file)) {
     return core::failure{err->text()};

@@ -12,7 +12,6 @@
 
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -93,7 +92,8 @@ int cmd_stress(std::span<const std::string_view> argv) {
     options.ticks = *ticks;
   }
   if (auto v = args.value("instances");
-      v && (!parse_count(*v, 1000000, options.instances) || options.instances == 0)) {
+      v && (!parse_count(*v, 1000000, options.instance_config.instances) ||
+            options.instance_config.instances == 0)) {
     std::fprintf(stderr, "emote-sim stress: --instances must be an integer 1..1000000\n");
     return 2;
   }
@@ -110,14 +110,7 @@ int cmd_stress(std::span<const std::string_view> argv) {
   }
 
   // The emote folder and `disabled` come from the same configuration stack as `serve`.
-  fs::path file;
-  if (auto v = args.value("config")) {
-    file = *v;
-  } else if (const char* env = std::getenv("EMOTE_SIM_CONFIG"); env != nullptr && *env != 0) {
-    file = env;
-  } else if (std::error_code ec; fs::exists("config/emote-sim.json", ec)) {
-    file = "config/emote-sim.json";
-  }
+  const fs::path file = config_file(args, "config/emote-sim.json");
   protocol::config_loader loader;
   if (auto err = protocol::add_file_and_environment(loader, file)) {
     std::fprintf(stderr, "emote-sim stress: %s\n", err->text().c_str());

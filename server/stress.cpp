@@ -119,13 +119,13 @@ struct share {
   sim::stress_run::part* part = nullptr;
   std::string text; ///< the share's events, comma-separated
   std::uint64_t records = 0;
-  std::int64_t engine_ns = 0, encode_ns = 0;
+  std::int64_t engine_ns = 0; ///< advancing and emitting (the rest of work() is encoding)
 
   void work() {
     text.clear();
     part->ended.clear();
     records = 0;
-    engine_ns = encode_ns = 0;
+    engine_ns = 0;
     for (std::size_t b = begin; b < end; b += batch) {
       const std::int64_t t0 = now_ns();
       part->events.clear();
@@ -138,9 +138,7 @@ struct share {
         protocol::encode_events(text, part->events, false);
         records += part->events.size();
       }
-      const std::int64_t t2 = now_ns();
       engine_ns += t1 - t0;
-      encode_ns += t2 - t1;
     }
   }
 };
@@ -156,7 +154,7 @@ struct reading {
 class driver {
 public:
   driver(std::shared_ptr<const content::catalog> catalog, const stress_options& o)
-      : options_(o), run_(std::move(catalog), instance_config(o)), recipients_(o.recipients),
+      : options_(o), run_(std::move(catalog), o.instance_config), recipients_(o.recipients),
         solo_(1), read_(reader_fn(best_reader(o.simd))) {
     if (o.parallel) {
       worker_ = std::make_unique<worker>();
@@ -176,7 +174,7 @@ public:
 
   stress_report run() {
     stress_report r;
-    r.requested = options_.instances;
+    r.requested = options_.instance_config.instances;
     r.recipients = options_.recipients;
 
     const std::int64_t t0 = now_ns();
@@ -186,9 +184,8 @@ public:
 
     const auto period = std::chrono::milliseconds(50);
     auto deadline = clock_type::now();
-    std::int64_t engine_ns = 0, encode_ns = 0, fanout_ns = 0;
-    std::vector<std::int64_t> bytes_per_tick;
-    bytes_per_tick.reserve(static_cast<std::size_t>(std::max<std::int64_t>(options_.ticks, 0)));
+    std::int64_t encode_ns = 0;
+    std::uint64_t tick_bytes = 0; ///< bytes of the sampled ticks' frames
     const std::int64_t test_begin = now_ns();
     for (std::int64_t k = 0; k < options_.ticks; ++k) {
       if (options_.paced) {
@@ -208,12 +205,13 @@ public:
       }
       run_.end_step(std::span<sim::stress_run::part>(parts_, share_count_));
       const std::int64_t b = now_ns();
-      // The split: engine and encode are each the longer of the two shares' spans.
+      // The split: the engine is the longer of the shares' engine spans, encoding the rest of
+      // this phase; fan-out is the meter's network span.
       const std::int64_t eng = std::max(shares_[0].engine_ns, shares_[1].engine_ns);
-      const std::int64_t enc = (b - a) - eng;
       meter_.emote_begin(a);
       meter_.emote_end(a + eng);
-      const std::size_t line_bytes = assemble(tick);
+      encode_ns += (b - a) - eng;
+      assemble(tick);
       for (std::size_t i = 0; i < share_count_; ++i) {
         records_ += shares_[i].records;
       }
@@ -222,11 +220,9 @@ public:
       const std::int64_t d = now_ns();
       meter_.network_end(d);
       meter_.tick_end(d);
-      engine_ns += eng;
-      encode_ns += enc;
-      fanout_ns += d - b;
-      bytes_ += line_bytes;
-      bytes_per_tick.push_back(static_cast<std::int64_t>(line_bytes));
+      bytes_ += line_bytes_;
+      tick_bytes += line_bytes_;
+      r.bytes_per_tick.max = std::max(r.bytes_per_tick.max, static_cast<std::int64_t>(line_bytes_));
       ++r.ticks;
     }
     const std::int64_t test_end = now_ns();
@@ -241,27 +237,19 @@ public:
     r.mspt = rules::summarize(meter_, 0.0);
     r.elapsed_s = static_cast<double>(test_end - test_begin) / 1e9;
     r.observed_tps = r.elapsed_s > 0 ? static_cast<double>(r.ticks) / r.elapsed_s : 0;
+    r.split_ms.engine = r.mspt.emote_avg;
+    r.split_ms.fanout = r.mspt.network_avg;
     if (r.ticks > 0) {
       const auto n = static_cast<double>(r.ticks);
-      r.split_ms.engine = static_cast<double>(engine_ns) / 1e6 / n;
       r.split_ms.encode = static_cast<double>(encode_ns) / 1e6 / n;
-      r.split_ms.fanout = static_cast<double>(fanout_ns) / 1e6 / n;
-      std::int64_t sum = 0;
-      for (const std::int64_t v : bytes_per_tick) {
-        sum += v;
-        r.bytes_per_tick.max = std::max(r.bytes_per_tick.max, v);
-      }
-      r.bytes_per_tick.avg = static_cast<double>(sum) / n;
+      r.bytes_per_tick.avg = static_cast<double>(tick_bytes) / n;
     }
     r.records = records_;
     r.bytes = bytes_;
-    if (fanout_ns > 0) {
-      std::uint64_t read = 0;
-      for (const std::int64_t v : bytes_per_tick) {
-        read += static_cast<std::uint64_t>(v) * std::max<std::size_t>(recipients_.size(), 1);
-      }
-      r.mib_per_s =
-          static_cast<double>(read) / (1024.0 * 1024.0) / (static_cast<double>(fanout_ns) / 1e9);
+    const double fanout_s = r.mspt.network_avg * static_cast<double>(r.mspt.sampled) / 1e3;
+    if (fanout_s > 0) {
+      const auto readers = static_cast<double>(std::max<std::size_t>(recipients_.size(), 1));
+      r.mib_per_s = static_cast<double>(tick_bytes) * readers / (1024.0 * 1024.0) / fanout_s;
     }
     const std::vector<recipient>& readers = recipients_.empty() ? solo_ : recipients_;
     r.checksum = readers.front().checksum();
@@ -274,14 +262,8 @@ public:
   }
 
 private:
-  static sim::stress_config instance_config(const stress_options& o) {
-    sim::stress_config c = o.instance_config;
-    c.instances = o.instances;
-    return c;
-  }
-
   /// The frame line's pieces: head, the shares' events (comma between non-empty ones), tail.
-  std::size_t assemble(api::tick_number tick) {
+  void assemble(api::tick_number tick) {
     head_.clear();
     protocol::encode_frame_head(head_, tick);
     pieces_.clear();
@@ -298,20 +280,16 @@ private:
       any = true;
     }
     pieces_.emplace_back(protocol::frame_tail);
-    std::size_t n = 0;
+    line_bytes_ = 0;
     for (const std::string_view p : pieces_) {
-      n += p.size();
+      line_bytes_ += p.size();
     }
-    return n;
   }
 
+  /// Every recipient reads the line in pieces_ (line_bytes_ long).
   void fan_out() {
     std::span<recipient> all(recipients_.empty() ? solo_ : recipients_);
-    std::uint64_t line = 0;
-    for (const std::string_view p : pieces_) {
-      line += p.size();
-    }
-    if (worker_ && all.size() >= 2 && line * all.size() >= parallel_fanout_threshold) {
+    if (worker_ && all.size() >= 2 && line_bytes_ * all.size() >= parallel_fanout_threshold) {
       const std::size_t half = all.size() / 2;
       reading second{read_, pieces_, all.subspan(half)};
       worker_->post([](void* p) { static_cast<const reading*>(p)->work(); }, &second);
@@ -330,6 +308,7 @@ private:
     bytes_ += whole_.size();
     pieces_.clear();
     pieces_.emplace_back(whole_);
+    line_bytes_ = whole_.size();
     fan_out();
   }
 
@@ -344,6 +323,7 @@ private:
   sim::stress_run::part parts_[2];
   std::string head_, whole_;
   std::vector<std::string_view> pieces_;
+  std::uint64_t line_bytes_ = 0;
   rules::stress_meter meter_;
   std::uint64_t records_ = 0;
   std::uint64_t bytes_ = 0;

@@ -24,12 +24,11 @@ namespace emote::server {
 
 struct stress_options {
   std::int64_t ticks = 600; ///< sampled ticks (the test length)
-  std::size_t instances = 100;
   std::size_t recipients = 20;
   bool paced = true;                  ///< 20 TPS on absolute deadlines; false: ticks back to back
   bool parallel = true;               ///< share large fan-outs with a worker thread
   bool simd = true;                   ///< recipients read with AVX2/AVX-512 when the CPU has them
-  sim::stress_config instance_config; ///< its `instances` is taken from `instances`
+  sim::stress_config instance_config; ///< instances (default 100), grid, bake budget
 };
 
 struct stress_report {

@@ -60,12 +60,7 @@ public:
     }
     ensure();
     const slot& s = table_[index(key)];
-    if (s.used && std::memcmp(&s.key, &key, sizeof(Key)) == 0) {
-      ++hits_;
-      return &s.value;
-    }
-    ++misses_;
-    return nullptr;
+    return s.used && std::memcmp(&s.key, &key, sizeof(Key)) == 0 ? &s.value : nullptr;
   }
 
   /// Store `value` for `key` (replacing whatever the slot held); returns the stored value.
@@ -81,9 +76,6 @@ public:
     s.used = true;
     return s.value;
   }
-
-  [[nodiscard]] std::uint64_t hits() const noexcept { return hits_; }
-  [[nodiscard]] std::uint64_t misses() const noexcept { return misses_; }
 
 private:
   struct slot {
@@ -101,8 +93,6 @@ private:
   }
 
   std::unique_ptr<slot[]> table_;
-  std::uint64_t hits_ = 0;
-  std::uint64_t misses_ = 0;
 };
 
 } // namespace emote::core

@@ -16,7 +16,6 @@ struct stress_run::impl {
     bool live = false;
   };
 
-  std::shared_ptr<const content::catalog> catalog;
   stress_config config;
   playback::library library;
   rules::stress_plan plan;
@@ -33,8 +32,8 @@ struct stress_run::impl {
   bool created = false;
   bool finished = false;
 
-  impl(std::shared_ptr<const content::catalog> c, stress_config cfg)
-      : catalog(std::move(c)), config(std::move(cfg)), library(catalog, config.bake_budget) {
+  impl(std::shared_ptr<const content::catalog> catalog, stress_config cfg)
+      : config(std::move(cfg)), library(catalog, config.bake_budget) {
     std::vector<std::string> ids;
     for (const content::catalog_entry& e : catalog->entries()) {
       if (e.kind == content::emote_kind::animation && !e.disabled) {
@@ -59,7 +58,7 @@ struct stress_run::impl {
   }
 
   /// Stops a failed instance; its remove records go into this tick's frame. The counters and
-  /// the handles are settled by settle() after the frame.
+  /// the handles are settled after the frame (settle_failures, release_ended).
   static void fail(instance& in, std::size_t index, playback::tick_context& ctx,
                    std::vector<std::size_t>& ended_here) {
     in.pb->stop(ctx, api::stop_reason::error);
@@ -73,6 +72,12 @@ struct stress_run::impl {
       ++failures;
       ended.push_back(i);
     }
+  }
+
+  api::tick_number begin_step() {
+    ++tick;
+    begin_frame();
+    return tick;
   }
 
   /// After the frame: handles of instances that stopped in it go back to the pool.
@@ -164,11 +169,10 @@ struct stress_run::impl {
   }
 
   const api::frame& step() {
-    ++tick;
-    begin_frame();
+    begin_step();
+    failed_now.clear();
     advance_range(0, instances.size(), out.events, failed_now);
     settle_failures(failed_now);
-    failed_now.clear();
     release_ended();
     return out;
   }
@@ -207,9 +211,7 @@ const api::frame& stress_run::step() {
   return impl_->step();
 }
 api::tick_number stress_run::begin_step() {
-  ++impl_->tick;
-  impl_->begin_frame();
-  return impl_->tick;
+  return impl_->begin_step();
 }
 void stress_run::step_part(std::size_t begin, std::size_t end, part& out) {
   impl_->advance_range(begin, end, out.events, out.ended);

@@ -33,7 +33,7 @@ std::shared_ptr<const content::catalog> fixture_catalog() {
 server::stress_options quick(std::size_t instances, std::size_t recipients) {
   server::stress_options o;
   o.ticks = 60;
-  o.instances = instances;
+  o.instance_config.instances = instances;
   o.recipients = recipients;
   o.paced = false;
   return o;
