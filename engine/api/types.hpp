@@ -5,6 +5,7 @@
 
 #include "engine/core/tick.hpp"
 #include "engine/core/vec.hpp"
+#include "engine/core/vocabulary.hpp"
 
 #include <cstdint>
 #include <map>
@@ -25,13 +26,15 @@ using session_id = std::int64_t;
 using handle_id = std::int32_t;
 
 // ---------------------------------------------------------------------------------------------
-// Enumerations. Each has a wire name (protocol.md); `name()` returns it.
+// Enumerations. Each has a wire name (protocol.md), defined once in names.cpp with a
+// compile-time check that it names every enumerator; `name()` returns it.
 
-enum class game_mode : std::uint8_t { survival, creative, adventure, spectator };
-enum class physical_arm : std::uint8_t { right, left };
+// Shared with content and Molang (core/vocabulary.hpp): game mode, arm, space.
+using core::game_mode;
+using core::physical_arm;
+using core::space;
 enum class play_source : std::uint8_t { command, idle, api };
 enum class role : std::uint8_t { solo, initiator, partner };
-enum class space : std::uint8_t { scene, initiator, partner };
 enum class display_kind : std::uint8_t { item, block, text };
 enum class branch : std::uint8_t { main, offer, matched, timeout };
 enum class block_kind : std::uint8_t { passable, solid, water };
@@ -85,11 +88,9 @@ enum class error_code : std::uint8_t {
   internal,
 };
 
-std::string_view name(game_mode v) noexcept;
-std::string_view name(physical_arm v) noexcept;
+using core::name;
 std::string_view name(play_source v) noexcept;
 std::string_view name(role v) noexcept;
-std::string_view name(space v) noexcept;
 std::string_view name(display_kind v) noexcept;
 std::string_view name(branch v) noexcept;
 std::string_view name(block_kind v) noexcept;

@@ -7,47 +7,31 @@
 namespace emote::content {
 
 std::string_view name(emote_kind v) noexcept {
-  return v == emote_kind::animation ? "animation" : "sequence";
+  return emote_kind_names(v);
 }
-
 std::string_view name(playback_mode v) noexcept {
-  return playback_mode_names[static_cast<std::size_t>(v)];
+  return playback_mode_names(v);
 }
-
 std::string_view name(node_type v) noexcept {
-  return node_type_names[static_cast<std::size_t>(v)];
+  return node_type_names(v);
 }
-
-std::string_view name(node_space v) noexcept {
-  return node_space_names[static_cast<std::size_t>(v)];
-}
-
-std::string_view name(physical_arm v) noexcept {
-  return physical_arm_names[static_cast<std::size_t>(v)];
-}
-
 std::string_view name(item_display_context v) noexcept {
-  return item_display_context_names[static_cast<std::size_t>(v)];
+  return item_display_context_names(v);
 }
-
 std::string_view name(participant v) noexcept {
-  return participant_names[static_cast<std::size_t>(v)];
+  return participant_names(v);
 }
-
 std::string_view name(skin_part v) noexcept {
-  return skin_part_names[static_cast<std::size_t>(v)];
+  return skin_part_names(v);
 }
-
 std::string_view name(interpolation v) noexcept {
-  return interpolation_names[static_cast<std::size_t>(v)];
+  return interpolation_names(v);
 }
-
 std::string_view name(event_source v) noexcept {
-  return event_source_names[static_cast<std::size_t>(v)];
+  return event_source_names(v);
 }
-
 std::string_view name(event_origin v) noexcept {
-  return event_origin_names[static_cast<std::size_t>(v)];
+  return event_origin_names(v);
 }
 
 bool same_layout(const skin_layout& a, const skin_layout& b) {

@@ -8,6 +8,7 @@
 #include "engine/core/diagnostic.hpp"
 #include "engine/core/snbt.hpp"
 #include "engine/core/tick.hpp"
+#include "engine/core/vocabulary.hpp"
 #include "engine/math/easing.hpp"
 
 #include <array>
@@ -35,8 +36,7 @@ using program_ptr = std::shared_ptr<const molang::program>;
 enum class emote_kind : std::uint8_t { animation, sequence };
 enum class playback_mode : std::uint8_t { once, hold, loop, server_sync };
 enum class node_type : std::uint8_t { anchor, item_display, block_display, text_display };
-enum class node_space : std::uint8_t { scene, initiator, partner };
-enum class physical_arm : std::uint8_t { left, right };
+using core::physical_arm;
 enum class item_display_context : std::uint8_t {
   none,
   thirdperson_lefthand,
@@ -59,37 +59,27 @@ enum class event_origin : std::uint8_t { root, node };
 enum class candidate_kind : std::uint8_t { animation, continue_repeat, break_repeat };
 enum class step_kind : std::uint8_t { emote, wait };
 
-// The file spelling of each enumerator, indexed by its value (formats.md §3): the validator reads
-// with these tables and name() writes with them.
-inline constexpr std::array<std::string_view, 4> playback_mode_names{"once", "hold", "loop",
-                                                                     "server_sync"};
-inline constexpr std::array<std::string_view, 4> node_type_names{"anchor", "item_display",
-                                                                 "block_display", "text_display"};
-inline constexpr std::array<std::string_view, 3> node_space_names{"scene", "initiator", "partner"};
-inline constexpr std::array<std::string_view, 2> physical_arm_names{"left", "right"};
-inline constexpr std::array<std::string_view, 10> item_display_context_names{
-    "none",
-    "thirdperson_lefthand",
-    "thirdperson_righthand",
-    "firstperson_lefthand",
-    "firstperson_righthand",
-    "head",
-    "gui",
-    "ground",
-    "fixed",
-    "on_shelf"};
-inline constexpr std::array<std::string_view, 2> participant_names{"initiator", "partner"};
-inline constexpr std::array<std::string_view, 6> skin_part_names{
-    "head", "body", "left_arm", "right_arm", "left_leg", "right_leg"};
-inline constexpr std::array<std::string_view, 2> interpolation_names{"linear", "step"};
-inline constexpr std::array<std::string_view, 3> event_source_names{"player", "server", "node"};
-inline constexpr std::array<std::string_view, 2> event_origin_names{"root", "node"};
+// The file spelling of each enumerator (formats.md §3): the validator reads with these tables and
+// name() writes with them. Node spaces and arms use core's tables (core/vocabulary.hpp).
+inline constexpr core::enum_names<emote_kind, 2> emote_kind_names{{"animation", "sequence"}};
+inline constexpr core::enum_names<playback_mode, 4> playback_mode_names{
+    {"once", "hold", "loop", "server_sync"}};
+inline constexpr core::enum_names<node_type, 4> node_type_names{
+    {"anchor", "item_display", "block_display", "text_display"}};
+inline constexpr core::enum_names<item_display_context, 10> item_display_context_names{
+    {"none", "thirdperson_lefthand", "thirdperson_righthand", "firstperson_lefthand",
+     "firstperson_righthand", "head", "gui", "ground", "fixed", "on_shelf"}};
+inline constexpr core::enum_names<participant, 2> participant_names{{"initiator", "partner"}};
+inline constexpr core::enum_names<skin_part, 6> skin_part_names{
+    {"head", "body", "left_arm", "right_arm", "left_leg", "right_leg"}};
+inline constexpr core::enum_names<interpolation, 2> interpolation_names{{"linear", "step"}};
+inline constexpr core::enum_names<event_source, 3> event_source_names{{"player", "server", "node"}};
+inline constexpr core::enum_names<event_origin, 2> event_origin_names{{"root", "node"}};
 
+using core::name;
 std::string_view name(emote_kind v) noexcept;
 std::string_view name(playback_mode v) noexcept;
 std::string_view name(node_type v) noexcept;
-std::string_view name(node_space v) noexcept;
-std::string_view name(physical_arm v) noexcept;
 std::string_view name(item_display_context v) noexcept;
 std::string_view name(participant v) noexcept;
 std::string_view name(skin_part v) noexcept;
@@ -153,8 +143,8 @@ struct skin_binding {
 struct node {
   std::string id;
   node_type type = node_type::anchor;
-  std::int32_t parent = -1;             ///< index in the same node list, -1 for a root
-  node_space space = node_space::scene; ///< effective space (the root's)
+  std::int32_t parent = -1;               ///< index in the same node list, -1 for a root
+  core::space space = core::space::scene; ///< effective space (the root's)
   bool is_root = true;
   content::transform transform;
   bool visible = true;           ///< displays; anchors: true, meaningless

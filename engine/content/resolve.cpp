@@ -119,7 +119,7 @@ std::vector<node> expand_partner(const animation& a) {
   std::vector<std::size_t> initiator;
   std::unordered_set<std::string_view> initiator_ids;
   for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-    if (a.nodes[i].space == node_space::initiator) {
+    if (a.nodes[i].space == core::space::initiator) {
       initiator.push_back(i);
       initiator_ids.insert(a.nodes[i].id);
     }
@@ -159,7 +159,7 @@ std::vector<node> expand_partner(const animation& a) {
   for (auto src : initiator) {
     node copy = a.nodes[src];
     copy.id = prefix + a.nodes[src].id;
-    copy.space = node_space::partner;
+    copy.space = core::space::partner;
     if (copy.parent >= 0) {
       copy.parent = copy_index[static_cast<std::size_t>(copy.parent)];
     }

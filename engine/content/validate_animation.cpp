@@ -15,16 +15,6 @@ namespace {
 
 constexpr std::size_t max_molang_units = 16384;
 
-template <class E, std::size_t N>
-std::optional<E> lookup(std::string_view s, const std::array<std::string_view, N>& names) {
-  for (std::size_t i = 0; i < N; ++i) {
-    if (names[i] == s) {
-      return static_cast<E>(i);
-    }
-  }
-  return std::nullopt;
-}
-
 // Keys an entity_nbt may not define (formats.md §3.3); NBT tracks exclude the last four.
 constexpr std::array<std::string_view, 15> forbidden_entity_keys{"id",
                                                                  "UUID",
@@ -60,7 +50,7 @@ struct node_info {
   std::string parent_name;
   bool has_parent = false;
   bool has_space_key = false;
-  std::optional<node_space> space;
+  std::optional<core::space> space;
   bool item_source = false;
   bool skin = false;
   bool skin_has_participant = false;
@@ -127,7 +117,7 @@ private:
       if (!c_.string(*pb, "mode", mode)) {
         return false;
       }
-      const auto m = lookup<playback_mode>(mode, playback_mode_names);
+      const auto m = playback_mode_names.parse(mode);
       if (!m) {
         auto km = c_.at("mode");
         return c_.fail(*pb->find("mode"), "unsupported playback mode: " + mode);
@@ -223,7 +213,7 @@ private:
 
   template <class E, std::size_t N>
   bool enum_field(const json_value& obj, std::string_view key,
-                  const std::array<std::string_view, N>& names, std::string_view what, E& out,
+                  const core::enum_names<E, N>& names, std::string_view what, E& out,
                   bool required = true) {
     std::string text;
     if (!c_.string(obj, key, text, required)) {
@@ -233,7 +223,7 @@ private:
     if (v == nullptr) {
       return true;
     }
-    const auto e = lookup<E>(text, names);
+    const auto e = names.parse(text);
     if (!e) {
       auto s = c_.at(key);
       return c_.fail(*v, std::string(what) + text);
@@ -290,8 +280,8 @@ private:
     }
     info.has_space_key = has_key(v, "space");
     {
-      node_space sp = node_space::scene;
-      if (!enum_field(v, "space", node_space_names, "unsupported node space: ", sp, false)) {
+      core::space sp = core::space::scene;
+      if (!enum_field(v, "space", core::space_names, "unsupported node space: ", sp, false)) {
         return false;
       }
       if (present(v, "space") != nullptr) {
@@ -408,7 +398,7 @@ private:
         return c_.fail(*src->find("type"), "unsupported item source: " + type);
       }
       physical_arm arm = physical_arm::right;
-      if (!enum_field(*src, "arm", physical_arm_names, "unsupported physical arm: ", arm)) {
+      if (!enum_field(*src, "arm", core::physical_arm_names, "unsupported physical arm: ", arm)) {
         return false;
       }
       n.participant_hand = arm;
@@ -527,13 +517,13 @@ private:
         continue;
       }
       n.space = *root_space;
-      if (info.item_source && n.space == node_space::scene) {
+      if (info.item_source && n.space == core::space::scene) {
         auto k = c_.at("item_source");
         return c_.fail(*info.obj->find("item_source"), "requires initiator or partner node space");
       }
       if (info.skin) {
-        const auto want = n.skin->participant == participant::initiator ? node_space::initiator
-                                                                        : node_space::partner;
+        const auto want = n.skin->participant == participant::initiator ? core::space::initiator
+                                                                        : core::space::partner;
         if (want != n.space) {
           const auto& skin = *info.obj->find("skin");
           auto k = c_.at("skin");
@@ -542,7 +532,7 @@ private:
                          "must match the node space");
         }
       }
-      if (n.space == node_space::partner) {
+      if (n.space == core::space::partner) {
         a_->has_partner_nodes = true;
       }
     }
@@ -692,7 +682,7 @@ private:
         return false;
       }
       if (present(kf, "interpolation") != nullptr) {
-        const auto ip = lookup<interpolation>(text, interpolation_names);
+        const auto ip = interpolation_names.parse(text);
         if (!ip) {
           auto ki = c_.at("interpolation");
           return c_.fail(*kf.find("interpolation"), "unsupported interpolation: " + text);

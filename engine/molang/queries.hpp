@@ -3,6 +3,7 @@
 // from, and the fixed catalog of 56 scalar queries and 11 query functions.
 
 #include "engine/core/vec.hpp"
+#include "engine/core/vocabulary.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -33,8 +34,6 @@ struct item_view {
   [[nodiscard]] bool empty() const noexcept { return name.empty(); }
 };
 
-enum class arm : std::uint8_t { right, left };
-
 /// Every input of §5.2/§5.3 for the playback's initiator (players.md §1.1 plus the Molang-only
 /// fields). Defaults are the join defaults. A null `const player_view*` means "no player".
 struct player_view {
@@ -62,7 +61,7 @@ struct player_view {
   bool riding = false;          ///< vehicle != null
   bool spectator = false;       ///< game_mode == spectator
 
-  molang::arm main_arm = arm::right;
+  core::physical_arm main_arm = core::physical_arm::right;
   item_view right_hand, left_hand, head, chest, legs, feet;
 
   float health = 20;
@@ -88,10 +87,10 @@ struct player_view {
 
   /// The item in the hand the player's main arm holds.
   [[nodiscard]] const item_view& main_hand() const noexcept {
-    return main_arm == arm::right ? right_hand : left_hand;
+    return main_arm == core::physical_arm::right ? right_hand : left_hand;
   }
   [[nodiscard]] const item_view& off_hand() const noexcept {
-    return main_arm == arm::right ? left_hand : right_hand;
+    return main_arm == core::physical_arm::right ? left_hand : right_hand;
   }
 };
 

@@ -177,7 +177,7 @@ bool playback::effective_visible(const handle_rt& h) const noexcept {
 }
 
 const std::string& playback::hand_item(const content::node& n) const noexcept {
-  const std::size_t who = n.space == content::node_space::partner ? 1 : 0;
+  const std::size_t who = n.space == core::space::partner ? 1 : 0;
   const std::size_t arm =
       n.participant_hand && *n.participant_hand == content::physical_arm::left ? 1 : 0;
   return hands_[who][arm];

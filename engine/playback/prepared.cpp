@@ -7,18 +7,6 @@
 
 namespace emote::playback {
 
-api::space to_api(content::node_space s) noexcept {
-  switch (s) {
-  case content::node_space::scene:
-    return api::space::scene;
-  case content::node_space::initiator:
-    return api::space::initiator;
-  case content::node_space::partner:
-    return api::space::partner;
-  }
-  return api::space::scene;
-}
-
 api::display_kind display_kind_of(content::node_type t) noexcept {
   switch (t) {
   case content::node_type::block_display:
@@ -272,7 +260,7 @@ void prepared_emote::init_union(std::span<const content::node> nodes,
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     union_node_info& u = nodes_[i];
     u.node = &nodes[i];
-    u.space = to_api(nodes[i].space);
+    u.space = nodes[i].space;
     u.kind = display_kind_of(nodes[i].type);
     u.anchor = nodes[i].type == content::node_type::anchor;
     if (!u.anchor) {

@@ -163,8 +163,6 @@ private:
   std::size_t baked_bytes_ = 0;
 };
 
-api::space to_api(content::node_space s) noexcept;
-
 api::display_kind display_kind_of(content::node_type t) noexcept;
 
 } // namespace emote::playback

@@ -32,7 +32,7 @@ void fill_view(const world::player_state& p, molang::player_view& out) {
   out.riding = p.vehicle.has_value();
   out.spectator = p.game_mode == api::game_mode::spectator;
 
-  out.main_arm = p.main_arm == api::physical_arm::right ? molang::arm::right : molang::arm::left;
+  out.main_arm = p.main_arm;
   fill_item(p.right_hand, out.right_hand);
   fill_item(p.left_hand, out.left_hand);
   fill_item(p.head, out.head);

@@ -29,7 +29,7 @@ TEST_CASE("F1: A0 is accepted with its values") {
   CHECK(a->settings.display_interpolation.count() == 1);
   const auto d = a->find_node("display");
   REQUIRE(d >= 0);
-  CHECK(a->nodes[static_cast<std::size_t>(d)].space == node_space::scene);
+  CHECK(a->nodes[static_cast<std::size_t>(d)].space == emote::core::space::scene);
   CHECK(a->nodes[static_cast<std::size_t>(d)].parent == a->find_node("root"));
   REQUIRE(a->skin.size() == 1);
   CHECK(a->skin[0].node_id == "player_head");

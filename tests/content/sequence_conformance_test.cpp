@@ -372,7 +372,7 @@ TEST_CASE("F52: partner duplication of a symmetric Animation") {
   REQUIRE(l.nodes.size() == 2);
   CHECK(l.nodes[0].id == "body");
   CHECK(l.nodes[1].id == "__partner__body");
-  CHECK(l.nodes[1].space == node_space::partner);
+  CHECK(l.nodes[1].space == emote::core::space::partner);
   CHECK(l.nodes[1].is_root);
   CHECK(l.nodes[1].mirror_of == 0);
   REQUIRE(l.nodes[1].skin);
@@ -428,11 +428,11 @@ TEST_CASE("F54: copies keep the hierarchy and mirror tracks") {
   REQUIRE(l.size() == 4);
   CHECK(l[2].id == "__partner__root");
   CHECK(l[2].is_root);
-  CHECK(l[2].space == node_space::partner);
+  CHECK(l[2].space == emote::core::space::partner);
   CHECK(l[3].id == "__partner__display");
   CHECK(l[3].parent == 2);
   CHECK(l[3].mirror_of == 1);
-  CHECK(l[3].space == node_space::partner);
+  CHECK(l[3].space == emote::core::space::partner);
   // The mirrored source has the track; the copy reads it through mirror_of.
   CHECK(s->animations[0].animation->tracks[1].position.size() == 2);
   REQUIRE(s->node_union.size() == 4);

@@ -176,7 +176,7 @@ TEST_CASE("scalar details: wraps, defaults, clamps") {
   // Main hand follows the main arm.
   h.player.left_hand = {"minecraft:stick", false};
   CHECK(scalar(h, "is_item_equipped") == 0);
-  h.player.main_arm = arm::left;
+  h.player.main_arm = emote::core::physical_arm::left;
   CHECK(scalar(h, "is_item_equipped") == 1);
 }
 
