@@ -29,7 +29,7 @@ std::shared_ptr<const content::animation> corpus_like(bool molang) {
     const bool anchor = i % 6 == 0;
     const int n = b.node("n" + std::to_string(i),
                          anchor ? content::node_type::anchor : content::node_type::item_display,
-                         i % 5 == 0 ? root : parent, content::node_space::initiator,
+                         i % 5 == 0 ? root : parent, core::space::initiator,
                          {0.1 * i, 0.05 * i, -0.02 * i});
     if (i % 3 == 0) {
       b.position(n, 0, {0, 0, 0}, content::easing::ease_in_out_sine)

@@ -10,81 +10,76 @@ struct executor {
   const request& r;
   std::string& out;
 
-  void ok(std::string_view members = {}) {
+  outcome ok(std::string_view members = {}) {
     if (needs_reply(r.id, true)) {
       encode_ok(out, r.id, host.tick(), members);
     }
+    return {};
   }
-  void error(const api::error& e) { encode_error(out, r.id, host.tick(), e); }
+  outcome error(api::error e) {
+    encode_error(out, r.id, host.tick(), e);
+    return outcome{true, std::move(e)};
+  }
 
-  bool operator()(const api::input& in) {
-    const api::reply reply = host.apply(in);
+  outcome operator()(const api::input& in) {
+    api::reply reply = host.apply(in);
     if (needs_reply(r.id, reply.ok())) {
       encode_reply(out, r.id, reply);
     }
-    return true;
+    return outcome{true, std::move(reply.err)};
   }
-  bool operator()(const ping_request&) {
-    ok();
-    return true;
-  }
-  bool operator()(const state_get_request& q) {
+  outcome operator()(const ping_request&) { return ok(); }
+  outcome operator()(const state_get_request& q) {
     std::string members;
     encode_state_members(members, host.state(q.player));
-    ok(members);
-    return true;
+    return ok(members);
   }
-  bool operator()(const emote_list_request&) {
+  outcome operator()(const emote_list_request&) {
     std::string members;
     encode_emote_list_members(members, host.list());
-    ok(members);
-    return true;
+    return ok(members);
   }
-  bool operator()(const emote_info_request& q) {
+  outcome operator()(const emote_info_request& q) {
     auto d = host.info(q.emote);
     if (!d) {
-      error(
+      return error(
           api::error{api::error_code::unknown_emote, "That emote does not exist.", "$.emote", {}});
-      return true;
     }
     std::string members;
     encode_emote_info_members(members, *d);
-    ok(members);
-    return true;
+    return ok(members);
   }
-  bool operator()(const emote_reload_request&) {
-    auto outcome = host.reload();
-    if (outcome.error) {
-      error(*outcome.error);
-      return true;
+  outcome operator()(const emote_reload_request&) {
+    auto result = host.reload();
+    if (result.error) {
+      return error(std::move(*result.error));
     }
     std::string members;
-    encode_reload_members(members, outcome.loaded, outcome.skipped);
-    ok(members);
-    return true;
+    encode_reload_members(members, result.loaded, result.skipped);
+    return ok(members);
   }
-  bool operator()(const emote_register_request& q) {
+  outcome operator()(const emote_register_request& q) {
     auto id = host.register_emote(q.document);
     if (!id) {
-      error(id.error());
-      return true;
+      return error(id.error());
     }
     std::string members;
     json_out o(members);
     o.raw(R"(,"emote":)");
     o.str(*id);
-    ok(members);
-    return true;
+    return ok(members);
   }
-  bool operator()(const hello_request&) { return false; }
-  bool operator()(const bye_request&) { return false; }
-  bool operator()(const subscribe_request&) { return false; }
-  bool operator()(const clock_step_request&) { return false; }
+  outcome operator()(const hello_request&) { return not_handled(); }
+  outcome operator()(const bye_request&) { return not_handled(); }
+  outcome operator()(const subscribe_request&) { return not_handled(); }
+  outcome operator()(const clock_step_request&) { return not_handled(); }
+
+  static outcome not_handled() { return outcome{false, std::nullopt}; }
 };
 
 } // namespace
 
-bool execute(sim_host& host, const request& r, std::string& out) {
+outcome execute(sim_host& host, const request& r, std::string& out) {
   return std::visit(executor{host, r, out}, r.body);
 }
 
@@ -106,7 +101,7 @@ run_result run_scenario(const scenario& s, const host_factory& make_host) {
         continue;
       }
       const request& r = *decoded;
-      if (!execute(host, r, out)) {
+      if (!execute(host, r, out).handled) {
         // subscribe: the run's output is always the full subscription; acknowledge it.
         if (needs_reply(r.id, true)) {
           encode_ok(out, r.id, host.tick());

@@ -52,10 +52,19 @@ public:
   virtual core::result<std::string, api::error> register_emote(std::string_view document_json) = 0;
 };
 
+/// What executing a request came to, for whoever counts and logs it (the server's metrics): the
+/// reply's error when it failed; `handled` is false for the connection ops, which only a
+/// connection can execute.
+struct outcome {
+  bool handled = true;
+  std::optional<api::error> error;
+  [[nodiscard]] bool ok() const noexcept { return handled && !error; }
+};
+
 /// Execute a request that needs only the simulation: engine inputs, ping and the query and content
-/// ops. Appends its reply line to `out` when one is due (an id, or a failure). Returns false,
-/// writing nothing, for the connection ops (hello, bye, subscribe, clock.step).
-bool execute(sim_host& host, const request& r, std::string& out);
+/// ops. Appends its reply line to `out` when one is due (an id, or a failure). Writes nothing for
+/// the connection ops (hello, bye, subscribe, clock.step): `handled` is false.
+outcome execute(sim_host& host, const request& r, std::string& out);
 
 struct run_result {
   std::string output; ///< the NDJSON output

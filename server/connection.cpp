@@ -57,7 +57,7 @@ void connection::start(std::chrono::milliseconds hello_timeout) {
     hello_timer_.expires_after(hello_timeout);
     hello_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
       if (!ec && self->state_ == state::open) {
-        self->close_after(hello_timeout_bye());
+        self->close_after(hello_timeout_bye(), close_reason::hello_timeout);
       }
     });
   }
@@ -292,11 +292,13 @@ void connection::slow_consumer() {
     queued_bytes_ -= out_.back().line->size();
     out_.pop_back();
   }
-  closed_as_slow_consumer_ = true;
-  close_after(slow_consumer_bye());
+  close_after(slow_consumer_bye(), close_reason::slow_consumer);
 }
 
-void connection::close_after(const shared_line& last) {
+void connection::close_after(const shared_line& last, close_reason why) {
+  if (!why_) {
+    why_ = why;
+  }
   if (state_ != state::open) {
     return;
   }

@@ -7,6 +7,8 @@
 // Everything runs on the one thread that runs the io_context (see server/README.md), so there
 // are no locks; async handlers keep the object alive through shared_from_this.
 
+#include "engine/core/enum_names.hpp"
+
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -16,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -65,6 +68,23 @@ struct connection_stats {
   std::uint64_t frames_dropped = 0; ///< lossy drops, total
 };
 
+/// Why a connection closed: the first decision to close it wins, and the hub logs it once when the
+/// connection has closed.
+enum class close_reason : std::uint8_t {
+  peer,            ///< the client closed or the socket failed
+  bye,             ///< the client said bye, or left after its end of stream
+  max_connections, ///< refused at accept
+  bad_hello,       ///< the first line was not a valid hello
+  unauthorized,    ///< hello without the role's token
+  line_too_long,   ///< before hello
+  hello_timeout,
+  slow_consumer,
+  server_stopping,
+};
+inline constexpr core::enum_names<close_reason, 9> close_reason_names{
+    {"closed by the peer", "bye", "max_connections", "bad hello", "unauthorized", "line too long",
+     "hello_timeout", "slow_consumer", "server_stopping"}};
+
 class connection : public std::enable_shared_from_this<connection> {
 public:
   using socket_type = boost::asio::generic::stream_protocol::socket;
@@ -95,8 +115,9 @@ public:
   /// next frame it delivers with `"dropped":N`; others are closed as slow consumers.
   send_result send_frame(const shared_line& line, bool lossy);
 
-  /// Stop reading, send `last` (if any) after what is queued, then close.
-  void close_after(const shared_line& last);
+  /// Stop reading, send `last` (if any) after what is queued, then close; `why` is kept unless a
+  /// reason was already given.
+  void close_after(const shared_line& last, close_reason why);
   /// Close at once; queued output is discarded.
   void close_now();
 
@@ -111,7 +132,13 @@ public:
   [[nodiscard]] std::size_t queued_bytes() const noexcept { return queued_bytes_; }
   [[nodiscard]] std::size_t unapplied_messages() const noexcept { return unapplied_messages_; }
   [[nodiscard]] const connection_stats& stats() const noexcept { return stats_; }
-  [[nodiscard]] bool closed_as_slow_consumer() const noexcept { return closed_as_slow_consumer_; }
+  [[nodiscard]] bool closed_as_slow_consumer() const noexcept {
+    return why_ == close_reason::slow_consumer;
+  }
+  /// Why it is closing or closed (close_reason::peer until a reason is given).
+  [[nodiscard]] close_reason why_closed() const noexcept {
+    return why_.value_or(close_reason::peer);
+  }
 
 private:
   enum class state : std::uint8_t { open, closing, closed };
@@ -153,7 +180,7 @@ private:
   bool writing_ = false;
   std::size_t queued_bytes_ = 0;
   std::uint64_t pending_dropped_ = 0;
-  bool closed_as_slow_consumer_ = false;
+  std::optional<close_reason> why_;
 
   boost::asio::steady_timer hello_timer_;
   boost::asio::steady_timer linger_timer_;

@@ -31,15 +31,15 @@ std::vector<std::string> player_owners::release(std::uint64_t conn) {
   return out;
 }
 
-bool dispatch(protocol::sim_host& host, player_owners& owners, std::uint64_t conn,
-              const protocol::request& r, std::string& out) {
+protocol::outcome dispatch(protocol::sim_host& host, player_owners& owners, std::uint64_t conn,
+                           const protocol::request& r, std::string& out) {
   if (const auto* in = std::get_if<api::input>(&r.body)) {
-    const api::reply rep = host.apply(*in);
+    api::reply rep = host.apply(*in);
     owners.observe(conn, *in, rep);
     if (protocol::needs_reply(r.id, rep.ok())) {
       protocol::encode_reply(out, r.id, rep);
     }
-    return true;
+    return protocol::outcome{true, std::move(rep.err)};
   }
   return protocol::execute(host, r, out);
 }

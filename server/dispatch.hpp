@@ -29,8 +29,8 @@ private:
 };
 
 /// Execute `r` for connection `conn`, appending its reply line (when one is due) to `out`.
-/// Returns false, writing nothing, for the connection ops (hello, bye, subscribe, clock.step).
-bool dispatch(protocol::sim_host& host, player_owners& owners, std::uint64_t conn,
+/// Writes nothing for the connection ops (hello, bye, subscribe, clock.step): `handled` is false.
+protocol::outcome dispatch(protocol::sim_host& host, player_owners& owners, std::uint64_t conn,
               const protocol::request& r, std::string& out);
 
 /// `conn` is gone: the players it joined leave, in join order. Returns how many left.

@@ -7,8 +7,8 @@
 
 namespace emote::server {
 
-using protocol::listen_address;
 using protocol::clock_mode;
+using protocol::listen_address;
 
 namespace asio = boost::asio;
 using clock_type = std::chrono::steady_clock;
@@ -108,7 +108,7 @@ void hub::accept(connection::socket_type socket, std::string peer) {
     spdlog::warn("connection {} from {} refused: max_connections ({}) reached", id, peer,
                  settings_.limits.max_connections);
     conn->start(std::chrono::milliseconds(0));
-    conn->close_after(make_line(bye_line("max_connections")));
+    conn->close_after(make_line(bye_line("max_connections")), close_reason::max_connections);
     return;
   }
   client cl;
@@ -145,12 +145,10 @@ void hub::on_line_too_long(connection& c) {
   client& cl = it->second;
   if (!cl.hello) {
     c.applied(0);
-    api::error err{api::error_code::line_too_long, "the line is longer than limits.max_line_bytes",
-                   "", std::nullopt};
-    std::string out;
-    protocol::encode_error(out, {}, host_.tick(), err);
-    count_reply_errors(out);
-    close_with(cl, std::move(out));
+    refuse(cl, {},
+           api::error{api::error_code::line_too_long,
+                      "the line is longer than limits.max_line_bytes", "", std::nullopt},
+           close_reason::line_too_long);
     return;
   }
   queue_.push_back(inbound{c.id(), inbound::kind::too_long, {}});
@@ -159,12 +157,8 @@ void hub::on_line_too_long(connection& c) {
 
 void hub::on_eof(connection& c) {
   auto it = clients_.find(c.id());
-  if (it == clients_.end()) {
-    c.close_after(nullptr);
-    return;
-  }
-  if (!it->second.hello) {
-    c.close_after(nullptr);
+  if (it == clients_.end() || !it->second.hello) {
+    c.close_after(nullptr, close_reason::peer);
     return;
   }
   queue_.push_back(inbound{c.id(), inbound::kind::eof, {}});
@@ -172,6 +166,7 @@ void hub::on_eof(connection& c) {
 }
 
 void hub::on_closed(connection& c) {
+  log_closed(c);
   closed_bytes_in_ += c.stats().bytes_in;
   closed_bytes_out_ += c.stats().bytes_out;
   auto it = clients_.find(c.id());
@@ -187,7 +182,6 @@ void hub::on_closed(connection& c) {
     --metrics_.connections_pending;
   }
   cl.conn.reset();
-  spdlog::debug("connection {} closed", c.id());
   if (!cl.hello || stopping_) {
     clients_.erase(it);
   } else if (!cl.disconnected) {
@@ -203,36 +197,29 @@ void hub::on_closed(connection& c) {
 void hub::handle_hello(client& cl, const std::string& line) {
   auto decoded = protocol::decode_request(line);
   if (!decoded) {
-    std::string out;
-    protocol::encode_error(out, decoded.error().id, host_.tick(), decoded.error().error);
-    count_reply_errors(out);
-    close_with(cl, std::move(out));
+    refuse(cl, decoded.error().id, decoded.error().error, close_reason::bad_hello);
     return;
   }
   const auto* hello = std::get_if<protocol::hello_request>(&decoded->body);
   if (hello == nullptr) {
-    std::string out;
-    protocol::encode_error(out, decoded->id, host_.tick(),
-                           api::error{api::error_code::bad_request,
-                                      "the first message must be hello", "$.op", std::nullopt});
-    count_reply_errors(out);
-    close_with(cl, std::move(out));
+    refuse(cl, decoded->id,
+           api::error{api::error_code::bad_request, "the first message must be hello", "$.op",
+                      std::nullopt},
+           close_reason::bad_hello);
     return;
   }
   const std::string& token = hello->role == protocol::client_role::observer
                                  ? settings_.auth.observer_token
                                  : settings_.auth.controller_token;
   if (!token.empty() && !constant_time_equal(hello->token.value_or(std::string()), token)) {
-    std::string out;
-    protocol::encode_error(out, decoded->id, host_.tick(),
-                           api::error{api::error_code::unauthorized,
-                                      std::string("a valid token is required for the ") +
-                                          std::string(role_name(hello->role)) + " role",
-                                      "$.token", std::nullopt});
-    count_reply_errors(out);
     spdlog::warn("connection {} ({}): unauthorized hello as {}", cl.id,
                  cl.conn ? cl.conn->peer() : "", role_name(hello->role));
-    close_with(cl, std::move(out));
+    refuse(cl, decoded->id,
+           api::error{api::error_code::unauthorized,
+                      std::string("a valid token is required for the ") +
+                          std::string(role_name(hello->role)) + " role",
+                      "$.token", std::nullopt},
+           close_reason::unauthorized);
     return;
   }
   cl.hello = true;
@@ -310,7 +297,7 @@ void hub::process(inbound item) {
     break;
   case inbound::kind::eof:
   case inbound::kind::closed:
-    disconnect(cl);
+    disconnect(cl, close_reason::peer);
     break;
   }
 }
@@ -341,7 +328,7 @@ void hub::handle_request(client& cl, const std::string& line) {
     if (cl.conn) {
       send(cl, bye_line({}));
     }
-    disconnect(cl);
+    disconnect(cl, close_reason::bye);
     return;
   }
   if (const auto* s = std::get_if<protocol::subscribe_request>(&r.body)) {
@@ -366,23 +353,19 @@ void hub::handle_request(client& cl, const std::string& line) {
     return;
   }
   std::string out;
-  if (!dispatch(host_, owners_, cl.id, r, out)) {
+  const auto result = dispatch(host_, owners_, cl.id, r, out);
+  if (!result.handled) {
     send_error(cl, r.id,
                api::error{api::error_code::internal, "request not handled", "", std::nullopt});
     return;
   }
-  if (std::holds_alternative<protocol::emote_reload_request>(r.body)) {
-    const bool ok = out.find("\"ok\":false") == std::string::npos;
-    ++(ok ? metrics_.reloads_total : metrics_.reload_failures_total);
-    spdlog::info("emote.reload by connection {}: {}", cl.id, ok ? "ok" : out);
-  }
+  account(cl, &r, result);
   if (!out.empty()) {
-    count_reply_errors(out);
     send(cl, std::move(out));
   }
 }
 
-void hub::disconnect(client& cl) {
+void hub::disconnect(client& cl, close_reason why) {
   if (cl.disconnected) {
     return;
   }
@@ -396,7 +379,7 @@ void hub::disconnect(client& cl) {
   const auto id = cl.id;
   if (const auto conn = cl.conn) {
     // May close at once and call on_closed, which can erase `cl`: touch nothing of it after.
-    conn->close_after(nullptr);
+    conn->close_after(nullptr, why);
   }
   forget_if_done(id);
 }
@@ -513,30 +496,42 @@ void hub::note(const connection& c, connection::send_result r) {
 void hub::send_error(client& cl, const protocol::request_id& id, const api::error& err) {
   std::string out;
   protocol::encode_error(out, id, host_.tick(), err);
-  count_reply_errors(out);
+  account(cl, nullptr, protocol::outcome{true, err});
   send(cl, std::move(out));
 }
 
-void hub::close_with(client& cl, std::string text) {
-  if (cl.conn) {
-    const auto conn = cl.conn;
-    conn->close_after(make_line(std::move(text)));
+void hub::refuse(client& cl, const protocol::request_id& id, const api::error& err,
+                 close_reason why) {
+  std::string out;
+  protocol::encode_error(out, id, host_.tick(), err);
+  account(cl, nullptr, protocol::outcome{true, err});
+  if (const auto conn = cl.conn) {
+    conn->close_after(make_line(std::move(out)), why);
   }
 }
 
-void hub::count_reply_errors(std::string_view text) {
-  // Reply lines are our own encoding: `..."ok":false,"error":{"code":"CODE",...`.
-  static constexpr std::string_view marker = R"("error":{"code":")";
-  std::size_t pos = 0;
-  while ((pos = text.find(marker, pos)) != std::string_view::npos) {
-    pos += marker.size();
-    const auto end = text.find('"', pos);
-    if (end == std::string_view::npos) {
-      return;
-    }
-    metrics_.count_error(text.substr(pos, end - pos));
-    pos = end;
+void hub::account(const client& cl, const protocol::request* r, const protocol::outcome& o) {
+  if (o.error) {
+    metrics_.count_error(o.error->code);
   }
+  if (r != nullptr && std::holds_alternative<protocol::emote_reload_request>(r->body)) {
+    ++(o.ok() ? metrics_.reloads_total : metrics_.reload_failures_total);
+    if (o.error) {
+      spdlog::warn("emote.reload by connection {} failed ({}): {}", cl.id, api::name(o.error->code),
+                   o.error->message);
+    } else {
+      spdlog::info("emote.reload by connection {}: ok", cl.id);
+    }
+  }
+}
+
+void hub::log_closed(const connection& c) {
+  const auto why = c.why_closed();
+  const auto level =
+      why == close_reason::peer || why == close_reason::bye || why == close_reason::server_stopping
+          ? spdlog::level::debug
+          : spdlog::level::info;
+  spdlog::log(level, "connection {} ({}) closed: {}", c.id(), c.peer(), close_reason_names(why));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -578,7 +573,7 @@ void hub::stop(std::function<void()> done) {
   for (auto& [id, cl] : clients_) {
     if (cl.conn) {
       const auto conn = cl.conn;
-      conn->close_after(bye);
+      conn->close_after(bye, close_reason::server_stopping);
     }
   }
   stop_timer_.expires_after(settings_.linger + std::chrono::milliseconds(500));

@@ -11,10 +11,10 @@
 // before the engine steps; on a manual clock it is applied as it arrives, except while a
 // `clock.step` runs (later messages wait until its ticks have run).
 
+#include "protocol/config.hpp"
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/runner.hpp"
-#include "protocol/config.hpp"
 #include "server/connection.hpp"
 #include "server/dispatch.hpp"
 #include "server/listener.hpp"
@@ -37,10 +37,10 @@
 
 namespace emote::server {
 
-using protocol::listen_address;
+using protocol::auth_config;
 using protocol::clock_mode;
 using protocol::limits_config;
-using protocol::auth_config;
+using protocol::listen_address;
 
 /// What the server needs of the simulation beyond protocol::sim_host.
 struct host_extras {
@@ -121,7 +121,7 @@ private:
   void drain();
   void process(inbound item);
   void handle_request(client& cl, const std::string& line);
-  void disconnect(client& cl);
+  void disconnect(client& cl, close_reason why);
   void forget_if_done(std::uint64_t id);
 
   void arm_timer();
@@ -132,8 +132,12 @@ private:
   void send(client& cl, std::string text);
   void note(const connection& c, connection::send_result r);
   void send_error(client& cl, const protocol::request_id& id, const api::error& err);
-  void close_with(client& cl, std::string text);
-  void count_reply_errors(std::string_view text);
+  /// Answer `err` and close the connection (a failed hello, a line too long before hello).
+  void refuse(client& cl, const protocol::request_id& id, const api::error& err, close_reason why);
+  /// The one place replies are counted and logged: error replies by code, reloads and failures.
+  void account(const client& cl, const protocol::request* r, const protocol::outcome& o);
+  /// The one place a closed connection is logged, with why it closed.
+  static void log_closed(const connection& c);
   void check_stopped();
 
   boost::asio::io_context& io_;

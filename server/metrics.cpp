@@ -111,12 +111,10 @@ std::string metrics::render() const {
          "counter", reload_failures_total);
   header(out, "emote_sim_errors_total", "Error replies by code.", "counter");
   // Every code of protocol.md §3 is listed, so the series exist before the first error.
-  for (std::uint8_t i = 0; i <= static_cast<std::uint8_t>(api::error_code::internal); ++i) {
-    const auto code = api::name(static_cast<api::error_code>(i));
-    const auto it = errors_total.find(std::string(code));
+  for (std::size_t i = 0; i < errors_total.size(); ++i) {
     out += "emote_sim_errors_total{code=\"";
-    out += code;
-    out += "\"} " + std::to_string(it == errors_total.end() ? 0 : it->second) + "\n";
+    out += api::name(static_cast<api::error_code>(i));
+    out += "\"} " + std::to_string(errors_total[i]) + "\n";
   }
   return out;
 }

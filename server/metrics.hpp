@@ -4,10 +4,12 @@
 // slow-consumer disconnects, lossy frame drops and errors by code. Updated and rendered on the
 // server's one thread, so plain integers suffice.
 
+#include "engine/api/types.hpp"
+#include "engine/core/enum_names.hpp"
+
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 
@@ -53,9 +55,15 @@ struct metrics {
   std::uint64_t frames_dropped_total = 0;
   std::uint64_t reloads_total = 0;
   std::uint64_t reload_failures_total = 0;
-  std::map<std::string, std::uint64_t> errors_total; ///< by error code
+  /// Error replies, indexed by api::error_code.
+  std::array<std::uint64_t, core::enumerator_count<api::error_code>()> errors_total{};
 
-  void count_error(std::string_view code) { ++errors_total[std::string(code)]; }
+  void count_error(api::error_code code) noexcept {
+    ++errors_total[static_cast<std::size_t>(code)];
+  }
+  [[nodiscard]] std::uint64_t errors(api::error_code code) const noexcept {
+    return errors_total[static_cast<std::size_t>(code)];
+  }
 
   /// The Prometheus text format (version 0.0.4).
   [[nodiscard]] std::string render() const;

@@ -9,7 +9,7 @@
 
 using namespace emote;
 using namespace fixture;
-using content::node_space;
+using core::space;
 using content::node_type;
 using content::playback_mode;
 
@@ -21,13 +21,13 @@ std::shared_ptr<const content::animation> corpus_like(const std::string& id, boo
                                                       playback_mode mode) {
   anim_builder b(id, 80, mode, mode == playback_mode::loop ? 5 : 0);
   b.deadzone(50);
-  const int root = b.node("root", node_type::anchor, -1, node_space::initiator, {0, 0, 0});
+  const int root = b.node("root", node_type::anchor, -1, core::space::initiator, {0, 0, 0});
   int parent = root;
   for (int i = 0; i < 73; ++i) {
     const bool anchor = i % 6 == 0;
     const int n =
         b.node("n" + std::to_string(i), anchor ? node_type::anchor : node_type::item_display,
-               i % 5 == 0 ? root : parent, node_space::initiator, {0.1 * i, 0.05 * i, -0.02 * i});
+               i % 5 == 0 ? root : parent, core::space::initiator, {0.1 * i, 0.05 * i, -0.02 * i});
     if (i % 3 == 0) {
       b.position(n, 0, {0, 0, 0}, content::easing::ease_in_out_sine)
           .position(n, 40, {0.5, 1, 0}, content::easing::ease_out_back)

@@ -11,7 +11,7 @@
 
 using namespace emote;
 using namespace fixture;
-using content::node_space;
+using core::space;
 using content::node_type;
 using content::playback_mode;
 
@@ -25,7 +25,7 @@ bool same_bits(float a, float b) {
 /// display.position 0t `first` linear → 10t [10,0,0]; once.
 struct fixture_f {
   anim_builder b{"demo:f", 10};
-  int root = b.node("root", node_type::anchor, -1, node_space::scene, {1, 0, 0});
+  int root = b.node("root", node_type::anchor, -1, core::space::scene, {1, 0, 0});
   int display = b.node("display", node_type::item_display, root);
 };
 
@@ -137,7 +137,7 @@ TEST_CASE("P3 player-state queries in a keyframe value") {
 
 TEST_CASE("P4 a loop restart is a full reset: variables never survive") {
   anim_builder b("demo:p4", 1, playback_mode::loop);
-  const int root = b.node("root", node_type::anchor, -1, node_space::scene, {1, 0, 0});
+  const int root = b.node("root", node_type::anchor, -1, core::space::scene, {1, 0, 0});
   const int d = b.node("display", node_type::item_display, root);
   b.initialize("v.count = 0;").tick("v.count = v.count + 1;");
   b.position(d, 0, {"v.count", 0, 0});
@@ -443,7 +443,7 @@ TEST_CASE("channels: step interpolation, pre/post keys, scale and rotation slerp
 
 TEST_CASE("P30 display matrix at root yaw 0 (bit-exact)") {
   anim_builder b("demo:p30", 1);
-  const int root = b.node("root", node_type::anchor, -1, node_space::scene, {1, 0, 0});
+  const int root = b.node("root", node_type::anchor, -1, core::space::scene, {1, 0, 0});
   b.node("display", node_type::item_display, root);
   harness h;
   h.yaw = 0;
@@ -466,7 +466,7 @@ TEST_CASE("P30 display matrix at root yaw 0 (bit-exact)") {
 
 TEST_CASE("command records: sources, root and node origins, callbacks") {
   anim_builder b("demo:cmd", 4);
-  const int root = b.node("root", node_type::anchor, -1, node_space::scene, {1, 0, 0});
+  const int root = b.node("root", node_type::anchor, -1, core::space::scene, {1, 0, 0});
   const int d = b.node("display", node_type::item_display, root);
   b.scale(d, 0, {2, 2, 2});
   using g = anim_builder::group;
@@ -693,11 +693,11 @@ TEST_CASE("Molang random functions draw from the session generator G") {
 
 TEST_CASE("baked poses equal per-tick evaluation bit for bit") {
   anim_builder b("demo:bake", 40, playback_mode::loop, 3);
-  const int root = b.node("root", node_type::anchor, -1, node_space::scene, {0.3, 0, -1});
+  const int root = b.node("root", node_type::anchor, -1, core::space::scene, {0.3, 0, -1});
   int parent = root;
   for (int i = 0; i < 8; ++i) {
     const int n = b.node("n" + std::to_string(i), node_type::item_display, parent,
-                         node_space::scene, {0.1 * i, 0.2, 0});
+                         core::space::scene, {0.1 * i, 0.2, 0});
     b.position(n, 0, {0, 0, 0}, content::easing::ease_in_out_back)
         .position(n, 17, {0.25 * i, 1, -0.5}, content::easing::ease_out_bounce)
         .position(n, 40, {0, 0, 0});

@@ -80,7 +80,7 @@ public:
 
   /// Adds a node; returns its index. Roots take `space`; children inherit their root's.
   int node(const std::string& id, content::node_type type, int parent = -1,
-           content::node_space space = content::node_space::initiator,
+           core::space space = core::space::initiator,
            std::array<double, 3> position = {0, 0, 0}) {
     content::node n;
     n.id = id;
@@ -98,7 +98,7 @@ public:
     } else if (type == content::node_type::text_display) {
       n.text_json = "\"hi\"";
     }
-    if (n.space == content::node_space::partner) {
+    if (n.space == core::space::partner) {
       a_->has_partner_nodes = true;
     }
     a_->nodes.push_back(std::move(n));
@@ -382,7 +382,7 @@ private:
     const auto& nodes = sa.nodes;
     auto collides = [&](const std::string& p) {
       for (const auto& n : nodes) {
-        if (n.space != content::node_space::initiator) {
+        if (n.space != core::space::initiator) {
           continue;
         }
         for (const auto& m : nodes) {
@@ -400,13 +400,13 @@ private:
     std::vector<content::node> copies;
     const auto base = static_cast<std::int32_t>(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i].space != content::node_space::initiator) {
+      if (nodes[i].space != core::space::initiator) {
         continue;
       }
       copy_of[i] = base + static_cast<std::int32_t>(copies.size());
       content::node c = nodes[i];
       c.id = prefix + nodes[i].id;
-      c.space = content::node_space::partner;
+      c.space = core::space::partner;
       c.mirror_of = static_cast<std::int32_t>(i);
       if (c.skin) {
         c.skin->participant = content::participant::partner;

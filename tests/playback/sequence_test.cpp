@@ -8,7 +8,7 @@
 
 using namespace emote;
 using namespace fixture;
-using content::node_space;
+using core::space;
 using content::node_type;
 using content::playback_mode;
 
@@ -194,9 +194,9 @@ TEST_CASE("P11 re-timed timeline events and loop delays between repetitions") {
 
 TEST_CASE("P12 union handles, hidden sets, equal selection with exclusion") {
   anim_builder fb("demo:first", 1);
-  fb.node("flower", node_type::text_display, -1, node_space::scene, {2, 0, 0});
+  fb.node("flower", node_type::text_display, -1, core::space::scene, {2, 0, 0});
   anim_builder bb("demo:second", 1);
-  bb.node("butterfly", node_type::text_display, -1, node_space::scene, {8, 0, 0});
+  bb.node("butterfly", node_type::text_display, -1, core::space::scene, {8, 0, 0});
   const auto first = fb.build();
   const auto second = bb.build();
   sequence_builder s("demo:p12");
@@ -228,9 +228,9 @@ TEST_CASE("P12 union handles, hidden sets, equal selection with exclusion") {
 
 TEST_CASE("P14 two Animations sharing a node: one handle, duration 2") {
   anim_builder ab("demo:a", 1);
-  ab.node("text", node_type::text_display, -1, node_space::scene, {2, 0, 0});
+  ab.node("text", node_type::text_display, -1, core::space::scene, {2, 0, 0});
   anim_builder bb("demo:b", 1);
-  bb.node("text", node_type::text_display, -1, node_space::scene, {8, 0, 0});
+  bb.node("text", node_type::text_display, -1, core::space::scene, {8, 0, 0});
   const auto a = ab.build();
   const auto b = bb.build();
   sequence_builder s("demo:p14");

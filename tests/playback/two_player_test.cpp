@@ -9,7 +9,7 @@
 
 using namespace emote;
 using namespace fixture;
-using content::node_space;
+using core::space;
 using content::node_type;
 
 namespace {
@@ -18,7 +18,7 @@ namespace {
 /// keys 0t/1t, visible keys 0t true / 1t false; D 2.
 std::shared_ptr<const content::animation> handshake() {
   anim_builder b("demo:handshake", 2);
-  const int body = b.node("body", node_type::item_display, -1, node_space::initiator);
+  const int body = b.node("body", node_type::item_display, -1, core::space::initiator);
   b.at(body).skin =
       content::skin_binding{content::participant::initiator, content::skin_part::body, 0};
   b.position(body, 0, {0, 1, 0}).position(body, 1, {0, 2, 0});
@@ -107,8 +107,8 @@ TEST_CASE("P21 partner expansion: the copy sits at the partner root, mirrors, sh
 
 TEST_CASE("P22 anchors only: the union is exactly the anchors, no handles") {
   anim_builder b("demo:give", 2);
-  b.node("giver", node_type::anchor, -1, node_space::initiator);
-  b.node("receiver", node_type::anchor, -1, node_space::partner);
+  b.node("giver", node_type::anchor, -1, core::space::initiator);
+  b.node("receiver", node_type::anchor, -1, core::space::partner);
   const auto seq = hs(b.build(), 20);
   REQUIRE(seq->node_union.size() == 2);
   const auto emote = prepare(seq);
@@ -123,7 +123,7 @@ TEST_CASE("P22 anchors only: the union is exactly the anchors, no handles") {
 
 TEST_CASE("P23 hierarchy expansion: the copy of a child mirrors its world matrix every tick") {
   anim_builder b("demo:hier", 4);
-  const int root = b.node("root", node_type::anchor, -1, node_space::initiator, {0, 0, 1});
+  const int root = b.node("root", node_type::anchor, -1, core::space::initiator, {0, 0, 1});
   const int d = b.node("display", node_type::item_display, root);
   b.position(d, 0, {"q.anim_time_ticks", 0, 0});
   const auto seq = hs(b.build(), 20);
@@ -165,7 +165,7 @@ TEST_CASE("P31 partner root from the initiator's placement") {
 TEST_CASE("P33 nobody joins: WAITING holds the offer pose, view follows, timeout branch") {
   anim_builder b("demo:offer", 20);
   b.deadzone(0);
-  const int body = b.node("body", node_type::item_display, -1, node_space::initiator);
+  const int body = b.node("body", node_type::item_display, -1, core::space::initiator);
   b.position(body, 0, {"q.anim_time_ticks", 0, 0});
   const auto x = b.build();
   sequence_builder s("demo:p33");
@@ -233,7 +233,7 @@ TEST_CASE("P33 nobody joins: WAITING holds the offer pose, view follows, timeout
 
 TEST_CASE("participant hand items: initiator at spawn, partner from MATCHED, refreshed") {
   anim_builder b("demo:hand", 4);
-  const int hand = b.node("hand", node_type::item_display, -1, node_space::initiator);
+  const int hand = b.node("hand", node_type::item_display, -1, core::space::initiator);
   b.at(hand).participant_hand = content::physical_arm::right;
   b.at(hand).item_stack_snbt.clear();
   const auto seq = hs(b.build(), 20);

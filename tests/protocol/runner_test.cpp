@@ -256,12 +256,34 @@ TEST_CASE("execute leaves the connection ops to the caller") {
                            R"({"op":"clock.step","ticks":3})"}) {
     auto r = decode_request(line);
     REQUIRE(r.ok());
-    CHECK_FALSE(execute(host, *r, out));
+    CHECK_FALSE(execute(host, *r, out).handled);
   }
   CHECK(out.empty());
   auto ping = decode_request(R"({"op":"ping","id":9})");
-  CHECK(execute(host, *ping, out));
+  CHECK(execute(host, *ping, out).ok());
   CHECK(out == "{\"op\":\"reply\",\"id\":9,\"tick\":0,\"ok\":true}\n");
+}
+
+TEST_CASE("execute reports each request's outcome with the reply's error") {
+  fake_host host;
+  std::string out;
+  auto run = [&](const char* line) {
+    auto r = decode_request(line);
+    REQUIRE(r.ok());
+    return execute(host, *r, out);
+  };
+  auto info = run(R"({"op":"emote.info","id":1,"emote":"fx:none"})");
+  REQUIRE(info.error.has_value());
+  CHECK(info.error->code == api::error_code::unknown_emote);
+  CHECK(info.error->path == "$.emote");
+  CHECK(run(R"({"op":"player.join","player":"a","position":[0,64,0]})").ok());
+  auto again = run(R"({"op":"player.join","id":2,"player":"a","position":[0,64,0]})");
+  REQUIRE(again.error.has_value());
+  CHECK(again.error->code == api::error_code::player_exists);
+  CHECK(run(R"({"op":"emote.reload","id":3})").ok());
+  auto reg = run(R"({"op":"emote.register","id":4,"document":{}})");
+  CHECK(reg.handled);
+  CHECK(reg.error.has_value());
 }
 
 TEST_CASE("a host that cannot start fails the scenario with its reason") {

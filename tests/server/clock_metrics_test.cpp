@@ -74,8 +74,8 @@ TEST_CASE("metrics: Prometheus text with every series") {
   m.tick_duration.observe(2.0);
   m.ticks_total = 3;
   m.connections_controller = 2;
-  m.count_error("bad_json");
-  m.count_error("bad_json");
+  m.count_error(emote::api::error_code::bad_json);
+  m.count_error(emote::api::error_code::bad_json);
   const auto text = m.render();
   CHECK(text.find("# TYPE emote_sim_tick_duration_seconds histogram\n") != std::string::npos);
   CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.00050000000000000001\"} 1\n") !=

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <numeric>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -219,7 +220,7 @@ TEST_CASE("hub: the handshake refuses and closes") {
     refused(R"({"op":"hello","protocol":1,"role":"observer","token":"c-secret"})", "unauthorized");
     auto ok = f.client("controller", "c-secret");
     auto obs = f.client("observer", "o-secret");
-    CHECK(f.run_on([&] { return f.m.errors_total["unauthorized"]; }) == 4);
+    CHECK(f.run_on([&] { return f.m.errors(emote::api::error_code::unauthorized); }) == 4);
   }
   SUBCASE("the first line must be a hello") {
     refused(R"({"op":"ping","id":1})", "bad_request");
@@ -314,7 +315,7 @@ TEST_CASE("hub: every error code the server owns, and the connection stays usabl
     still_usable(c);
   }
   const auto errors = f.run_on([&] { return f.m.errors_total; });
-  CHECK_FALSE(errors.empty());
+  CHECK(std::accumulate(errors.begin(), errors.end(), std::uint64_t{0}) > 0);
 }
 
 TEST_CASE("hub: every op is routed and answered") {

@@ -42,7 +42,7 @@ public:
     c.send(make_line(R"({"error":"line_too_long"})"));
     c.applied(0);
   }
-  void on_eof(connection& c) override { c.close_after(nullptr); }
+  void on_eof(connection& c) override { c.close_after(nullptr, close_reason::bye); }
   void on_closed(connection& c) override {
     std::lock_guard lock(mu_);
     closed_[c.id()] = c.closed_as_slow_consumer();
