@@ -1,8 +1,8 @@
 // Loading speed (docs/performance.md, "Loading"): the whole real corpus from disk and from memory,
 // the bundled samples, and the JSON reader alone. The corpus is read from ../shared next to the
 // repository (or $EMOTE_SIM_CORPUS); without it those benchmarks report an error and skip.
-#include "engine/content/json.hpp"
 #include "engine/content/loader.hpp"
+#include "engine/json/source_reader.hpp"
 
 #include "corpus.hpp"
 
@@ -97,7 +97,7 @@ void BM_parse_json_corpus(benchmark::State& state) {
   }
   for (auto _ : state) {
     for (const auto& f : files) {
-      auto r = emote::content::parse_json(f.bytes);
+      auto r = emote::json::parse_source(f.bytes);
       benchmark::DoNotOptimize(r.ok);
     }
   }

@@ -3,9 +3,9 @@
 //  * a decoded request's record copy decodes again, to the same record (a fixed point), so
 //    recordings replay what was applied;
 //  * every reply line written for the outcome is valid JSON.
+#include "engine/json/wire_reader.hpp"
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
-#include "protocol/json.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +24,7 @@ void require(bool ok) {
 void require_json_line(const std::string& line) {
   require(!line.empty() && line.back() == '\n');
   rapidjson::Document d;
-  require(!emote::protocol::parse_json(std::string_view(line).substr(0, line.size() - 1), d));
+  require(!emote::json::parse_wire(std::string_view(line).substr(0, line.size() - 1), d));
   require(d.IsObject());
 }
 

@@ -1,8 +1,9 @@
 #include "protocol/decode.hpp"
 
 #include "engine/core/identifier.hpp"
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 #include "protocol/item.hpp"
-#include "protocol/json.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,6 +11,11 @@
 #include <limits>
 
 namespace emote::protocol {
+
+using json::as_int64;
+using json::find_member;
+using json::parse_wire;
+using json::to_json;
 namespace {
 
 using rapidjson::Value;
@@ -83,7 +89,8 @@ struct checker {
     }
     out = v.GetDouble();
     if (!std::isfinite(out)) {
-      return fail(path, "must be finite");
+      // Strict JSON has no non-finite literals: the text was beyond binary64.
+      return fail(path, "is out of range for a 64-bit float");
     }
     return true;
   }
@@ -952,7 +959,7 @@ core::result<request, decode_failure> decode_request(std::string_view line) {
     line.remove_suffix(1);
   }
   rapidjson::Document doc;
-  if (auto err = parse_json(line, doc)) {
+  if (auto err = parse_wire(line, doc)) {
     return failed({}, api::error_code::bad_json, err->message);
   }
   if (!doc.IsObject()) {

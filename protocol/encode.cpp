@@ -1,6 +1,7 @@
 #include "protocol/encode.hpp"
 
-#include "protocol/json.hpp"
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 
 #include "engine/core/memo.hpp"
 
@@ -10,6 +11,9 @@
 #include <cstring>
 
 namespace emote::protocol {
+
+using json::json_out;
+using json::parse_wire;
 namespace {
 
 using api::dvec3;
@@ -93,7 +97,7 @@ void transform(json_out& o, const api::transform_record& t, bool matrix) {
 // Anything that does not parse is written as a string so the line stays valid JSON.
 void text_component(json_out& o, const std::string& text_json) {
   rapidjson::Document doc;
-  if (!text_json.empty() && !parse_json(text_json, doc)) {
+  if (!text_json.empty() && !parse_wire(text_json, doc)) {
     o.value(doc);
   } else {
     o.str(text_json);

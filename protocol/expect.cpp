@@ -1,11 +1,17 @@
 #include "protocol/expect.hpp"
 
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 #include "protocol/encode.hpp"
-#include "protocol/json.hpp"
 
 #include <cmath>
 
 namespace emote::protocol {
+
+using json::as_int64;
+using json::find_member;
+using json::parse_wire;
+using json::to_json;
 namespace {
 
 using rapidjson::Value;
@@ -352,7 +358,7 @@ void output_log::add_line(std::string_view line) {
     return;
   }
   auto doc = std::make_unique<rapidjson::Document>();
-  if (parse_json(line, *doc) || !doc->IsObject()) {
+  if (parse_wire(line, *doc) || !doc->IsObject()) {
     ++bad_lines_;
     return;
   }

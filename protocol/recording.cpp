@@ -1,6 +1,7 @@
 #include "protocol/recording.hpp"
 
-#include "protocol/json.hpp"
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 #include "protocol/scenario.hpp"
 #include "protocol/sha256.hpp"
 
@@ -10,6 +11,12 @@
 #include <sstream>
 
 namespace emote::protocol {
+
+using json::as_int64;
+using json::find_member;
+using json::json_out;
+using json::parse_wire;
+using json::to_json;
 namespace {
 
 using rapidjson::Value;
@@ -123,7 +130,7 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       continue;
     }
     rapidjson::Document doc;
-    if (auto err = parse_json(line, doc)) {
+    if (auto err = parse_wire(line, doc)) {
       if (!complete) {
         rec.truncated_tail = true;
         break;
@@ -322,7 +329,7 @@ core::result<std::string, std::string> recording_to_scenario(const recording& r,
   for (const auto& entry : r.entries) {
     if (const auto* m = std::get_if<rec_msg>(&entry)) {
       rapidjson::Document doc;
-      if (parse_json(m->json, doc) || !doc.IsObject()) {
+      if (parse_wire(m->json, doc) || !doc.IsObject()) {
         return core::failure{"recorded message at tick " + std::to_string(m->tick) +
                              " is not a JSON object"};
       }

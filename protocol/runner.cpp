@@ -1,8 +1,10 @@
 #include "protocol/runner.hpp"
 
-#include "protocol/json.hpp"
+#include "engine/json/writer.hpp"
 
 namespace emote::protocol {
+
+using json::json_out;
 namespace {
 
 struct executor {

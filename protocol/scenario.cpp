@@ -1,7 +1,9 @@
 #include "protocol/scenario.hpp"
 
+#include "engine/json/source_reader.hpp"
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 #include "protocol/config.hpp"
-#include "protocol/json.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -10,6 +12,11 @@
 #include <utility>
 
 namespace emote::protocol {
+
+using json::as_int64;
+using json::find_member;
+using json::json_out;
+using json::to_json;
 namespace {
 
 using rapidjson::Value;
@@ -43,6 +50,25 @@ std::string without_tick(const Value& entry) {
   return line;
 }
 
+// "<line>:<column>" of the value `path` names, or of its nearest ancestor that exists (a path
+// may name a member that is missing, such as a required key).
+std::string position_of(const json::json_value& root, std::string path) {
+  const json::json_value* v = json::find_path(root, path);
+  while (v == nullptr && path.size() > 1) {
+    const auto cut = path.find_last_of(".[");
+    if (cut == std::string::npos || cut == 0) {
+      path = "$";
+    } else {
+      path.resize(cut);
+    }
+    v = json::find_path(root, path);
+  }
+  if (v == nullptr) {
+    v = &root;
+  }
+  return std::to_string(v->line) + ":" + std::to_string(v->column);
+}
+
 } // namespace
 
 bool script_op_allowed(std::string_view op) noexcept {
@@ -51,14 +77,32 @@ bool script_op_allowed(std::string_view op) noexcept {
 
 core::result<scenario, std::string> parse_scenario(std::string_view text,
                                                    const std::filesystem::path& file) {
+  // Scenario files are written by people: the line/column reader in its relaxed dialect
+  // (comments, trailing commas), and every error names file:line:column.
   const std::string where = file.string();
+  const json::json_parse_result parsed = json::parse_source(text, json::source_dialect::relaxed);
+  if (!parsed.ok) {
+    const auto& e = parsed.error;
+    std::string m = where + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": ";
+    if (e.path != "$") {
+      m += e.path + ": ";
+    }
+    return core::failure{m + e.message};
+  }
+  // "<file>:<line>:<column>: <path>: <message>"
   auto fail = [&](const std::string& path, std::string_view message) {
-    return core::failure{where + ": " + path + ": " + std::string(message)};
+    return core::failure{where + ":" + position_of(parsed.root, path) + ": " + path + ": " +
+                         std::string(message)};
+  };
+  // An error text that starts with its path ("$.expect[0].event: ...").
+  auto fail_text = [&](const std::string& text_with_path) {
+    const auto colon = text_with_path.find(": ");
+    const std::string path =
+        colon == std::string::npos ? std::string("$") : text_with_path.substr(0, colon);
+    return core::failure{where + ":" + position_of(parsed.root, path) + ": " + text_with_path};
   };
   rapidjson::Document doc;
-  if (auto err = parse_json(text, doc, json_dialect::relaxed)) {
-    return core::failure{where + ": " + err->message};
-  }
+  json::to_rapidjson(parsed.root, doc, doc.GetAllocator());
   if (!doc.IsObject()) {
     return fail("$", "must be an object");
   }
@@ -96,12 +140,12 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
     };
     if (it->IsString()) {
       if (auto e = add(*it, "$.emotes")) {
-        return core::failure{where + ": " + *e};
+        return fail_text(*e);
       }
     } else if (it->IsArray()) {
       for (rapidjson::SizeType i = 0; i < it->Size(); ++i) {
         if (auto e = add((*it)[i], "$.emotes[" + std::to_string(i) + "]")) {
-          return core::failure{where + ": " + *e};
+          return fail_text(*e);
         }
       }
     } else {
@@ -125,7 +169,7 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
       }
     }
     if (failed) {
-      return core::failure{where + ": $.config." + failed->key + ": " + failed->message};
+      return fail("$.config." + failed->key, failed->message);
     }
     s.engine = built->engine;
   }
@@ -191,7 +235,7 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
   if (const auto* it = find_member(doc, "expect"); it != nullptr) {
     auto set = expectation_set::parse(*it);
     if (!set) {
-      return core::failure{where + ": " + set.error()};
+      return fail_text(set.error());
     }
     s.expect = std::move(*set);
   }

@@ -1,9 +1,9 @@
 // `emote-sim list [--emotes DIR] [--config FILE]`: the registered emotes of an emote folder.
 #include "server/commands.hpp"
 
-#include "engine/content/json.hpp"
 #include "engine/content/loader.hpp"
 #include "engine/core/identifier.hpp"
+#include "engine/json/source_reader.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -48,7 +48,7 @@ bool read_config(const fs::path& file, fs::path& emotes, std::vector<std::string
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  const auto parsed = content::parse_json(ss.str());
+  const auto parsed = json::parse_source(ss.str());
   if (!parsed.ok || !parsed.root.is_object()) {
     error = file.string() + ": " + (parsed.ok ? "must be an object" : parsed.error.message);
     return false;

@@ -2,14 +2,14 @@
 
 #include "engine/content/loader.hpp"
 #include "engine/content/model.hpp"
-#include "protocol/json.hpp"
+#include "engine/json/writer.hpp"
 
 #include <system_error>
 
 namespace emote::server {
 namespace {
 
-using protocol::json_out;
+using json::json_out;
 
 void ticks_of(json_out& o, content::ticks t) {
   o.i64(t.count());

@@ -2,8 +2,8 @@
 
 #include "server/stress_readers.hpp"
 
+#include "engine/json/writer.hpp"
 #include "protocol/encode.hpp"
-#include "protocol/json.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -343,7 +343,7 @@ stress_report run_stress(std::shared_ptr<const content::catalog> catalog,
 
 std::string stress_report_json(const stress_report& r) {
   std::string s;
-  protocol::json_out j(s);
+  json::json_out j(s);
   const auto num = [&](std::string_view key, double v) {
     j.raw(key);
     j.f64(round3(v));

@@ -3,9 +3,10 @@
 // the first error (first error wins), pending warnings, and readers that apply the value rules of
 // formats.md §2.1 with the stated gists.
 
-#include "engine/content/json.hpp"
 #include "engine/content/model.hpp"
 #include "engine/core/diagnostic.hpp"
+#include "engine/json/source_reader.hpp"
+#include "engine/json/writer.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -14,6 +15,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace emote::content {
+// The tree of the line/column reader (engine/json), by its short names.
+using json::json_kind;
+using json::json_member;
+using json::json_notice;
+using json::json_parse_result;
+using json::json_value;
+} // namespace emote::content
 
 namespace emote::content::detail {
 

@@ -1,18 +1,8 @@
 #include "engine/content/report.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "engine/json/writer.hpp"
 
 namespace emote::content {
-namespace {
-
-void string_field(rapidjson::Writer<rapidjson::StringBuffer>& w, const char* key,
-                  const std::string& value) {
-  w.Key(key);
-  w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-} // namespace
 
 std::string check_report_text(const catalog& c) {
   std::string out;
@@ -29,42 +19,33 @@ std::string check_report_text(const catalog& c) {
 
 std::string check_report_json(const catalog& c) {
   std::string out;
+  json::json_out w(out);
   for (const auto& d : c.diagnostics()) {
-    rapidjson::StringBuffer b;
-    rapidjson::Writer<rapidjson::StringBuffer> w(b);
-    w.StartObject();
-    string_field(w, "file", d.file);
-    w.Key("line");
-    w.Int(d.line);
-    w.Key("column");
-    w.Int(d.column);
-    w.Key("severity");
-    w.String(d.severity == core::severity::error ? "error" : "warning");
-    string_field(w, "path", d.path);
-    string_field(w, "message", d.message);
-    w.EndObject();
-    out.append(b.GetString(), b.GetSize());
-    out += '\n';
+    w.raw("{\"file\":");
+    w.str(d.file);
+    w.raw(",\"line\":");
+    w.i64(d.line);
+    w.raw(",\"column\":");
+    w.i64(d.column);
+    w.raw(",\"severity\":");
+    w.str(d.severity == core::severity::error ? "error" : "warning");
+    w.raw(",\"path\":");
+    w.str(d.path);
+    w.raw(",\"message\":");
+    w.str(d.message);
+    w.raw("}\n");
   }
-  rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
-  w.StartObject();
-  w.Key("summary");
-  w.StartObject();
-  w.Key("files");
-  w.Uint64(c.files().size());
-  w.Key("animations");
-  w.Uint64(c.animation_count());
-  w.Key("sequences");
-  w.Uint64(c.sequence_count());
-  w.Key("errors");
-  w.Uint64(c.error_count());
-  w.Key("warnings");
-  w.Uint64(c.warning_count());
-  w.EndObject();
-  w.EndObject();
-  out.append(b.GetString(), b.GetSize());
-  out += '\n';
+  w.raw("{\"summary\":{\"files\":");
+  w.u64(c.files().size());
+  w.raw(",\"animations\":");
+  w.u64(c.animation_count());
+  w.raw(",\"sequences\":");
+  w.u64(c.sequence_count());
+  w.raw(",\"errors\":");
+  w.u64(c.error_count());
+  w.raw(",\"warnings\":");
+  w.u64(c.warning_count());
+  w.raw("}}\n");
   return out;
 }
 

@@ -207,9 +207,9 @@ bool same_content(const node& a, const node& b) {
     if (a.text_json == b.text_json) {
       return true;
     }
-    const auto x = parse_json(a.text_json);
-    const auto y = parse_json(b.text_json);
-    return x.ok && y.ok && json_equal(x.root, y.root);
+    const auto x = json::parse_source(a.text_json);
+    const auto y = json::parse_source(b.text_json);
+    return x.ok && y.ok && json::json_equal(x.root, y.root);
   }
   }
   return false;

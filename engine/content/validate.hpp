@@ -3,7 +3,6 @@
 // stages the loader runs. Internal to engine/content.
 
 #include "engine/content/checker.hpp"
-#include "engine/content/json.hpp"
 #include "engine/content/model.hpp"
 
 #include <functional>

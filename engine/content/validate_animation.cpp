@@ -354,7 +354,7 @@ private:
           if (!c_.require(v, "text", t)) {
             return false;
           }
-          n.text_json = to_json(*t);
+          n.text_json = json::to_json(*t);
         }
         c_.unknown_keys(v,
                         {"type", "parent", "space", "transform", "visible", "entity_nbt", "text"});

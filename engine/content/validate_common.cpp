@@ -21,7 +21,7 @@ core::diagnostic from_notice(const json_notice& n, const std::string& file, core
 checked_file check_file(std::string_view bytes, const std::string& name,
                         const check_options& options) {
   checked_file out;
-  auto parsed = parse_json(bytes);
+  auto parsed = json::parse_source(bytes);
   if (!parsed.ok) {
     out.error = from_notice(parsed.error, name, core::severity::error);
     return out;
@@ -106,7 +106,7 @@ bool check_metadata(const json_value& root, checker& c, metadata& out) {
   }
   for (const auto& member : m->as_object()) {
     if (member.key != "name" && member.key != "description") {
-      out.extra.emplace_back(member.key, to_json(member.value));
+      out.extra.emplace_back(member.key, json::to_json(member.value));
     }
   }
   return true;

@@ -2,8 +2,9 @@
 // Test harness for the content suites: the base documents of formats.md §7 (A0, S0, HS, A(D,
 // mode, L)), edits by path, and loading through the real pipeline.
 
-#include "engine/content/json.hpp"
 #include "engine/content/loader.hpp"
+#include "engine/json/source_reader.hpp"
+#include "engine/json/writer.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,6 +16,7 @@
 namespace content_test {
 
 using namespace emote::content;
+using namespace emote::json;
 
 inline constexpr std::string_view a0_text =
     R"json({"type":"animation","schema_version":4,"id":"test:base","metadata":{"name":"Base","description":""},
@@ -42,14 +44,14 @@ inline constexpr std::string_view player_text =
 class doc {
 public:
   explicit doc(std::string_view text) {
-    auto r = parse_json(text);
+    auto r = parse_source(text);
     REQUIRE_MESSAGE(r.ok, r.error.message);
     root_ = std::move(r.root);
   }
 
   /// Set the value at a dotted path (`a.b[2].c`); missing members are appended.
   doc& set(std::string_view path, std::string_view json) {
-    auto r = parse_json(json);
+    auto r = parse_source(json);
     REQUIRE_MESSAGE(r.ok, json);
     locate(path, true) = std::move(r.root);
     return *this;

@@ -1,6 +1,6 @@
 #include "protocol/encode.hpp"
 
-#include "protocol/json.hpp"
+#include "engine/json/wire_reader.hpp"
 
 #include <doctest/doctest.h>
 
@@ -478,6 +478,6 @@ TEST_CASE("every encoded line is valid JSON") {
   std::string s;
   encode_frame(s, f, true);
   rapidjson::Document d;
-  CHECK_FALSE(parse_json(std::string_view(s).substr(0, s.size() - 1), d));
+  CHECK_FALSE(emote::json::parse_wire(std::string_view(s).substr(0, s.size() - 1), d));
   CHECK(d["events"].Size() == 3);
 }

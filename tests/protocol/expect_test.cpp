@@ -1,6 +1,6 @@
 #include "protocol/expect.hpp"
 
-#include "protocol/json.hpp"
+#include "engine/json/wire_reader.hpp"
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@ namespace {
 
 rapidjson::Document json(std::string_view text) {
   rapidjson::Document d;
-  auto e = parse_json(text, d);
+  auto e = emote::json::parse_wire(text, d);
   REQUIRE_FALSE(e);
   return d;
 }

@@ -1,5 +1,4 @@
 #include "protocol/config.hpp"
-#include "protocol/json.hpp"
 #include "protocol/scenario.hpp"
 
 #include <doctest/doctest.h>
@@ -100,27 +99,51 @@ TEST_CASE("the top-level seed wins over config.seed") {
 }
 
 TEST_CASE("scenario errors name the file and the path") {
-  CHECK(error_of("[]") == "t.json: $: must be an object");
-  CHECK(error_of(R"({"scenario":2})") == "t.json: $.scenario: must be 1");
-  CHECK(error_of(R"({"tiks":5})") == "t.json: $.tiks: unknown key");
-  CHECK(error_of(R"({"script":[{"op":"ping"}]})") == "t.json: $.script[0].tick: is required");
+  CHECK(error_of("[]") == "t.json:1:1: $: must be an object");
+  CHECK(error_of(R"({"scenario":2})") == "t.json:1:13: $.scenario: must be 1");
+  CHECK(error_of(R"({"tiks":5})") == "t.json:1:9: $.tiks: unknown key");
+  CHECK(error_of(R"({"script":[{"op":"ping"}]})") == "t.json:1:12: $.script[0].tick: is required");
   CHECK(error_of(R"({"script":[{"tick":-1,"op":"ping"}]})") ==
-        "t.json: $.script[0].tick: must be an integer >= 0");
-  CHECK(error_of(R"({"script":[5]})") == "t.json: $.script[0]: must be an object");
+        "t.json:1:20: $.script[0].tick: must be an integer >= 0");
+  CHECK(error_of(R"({"script":[5]})") == "t.json:1:12: $.script[0]: must be an object");
   CHECK(error_of(R"({"ticks":10,"script":[{"tick":3,"op":"ping"},{"tick":10,"op":"ping"}]})") ==
-        "t.json: $.script[1].tick: is not below ticks (10)");
+        "t.json:1:54: $.script[1].tick: is not below ticks (10)");
   CHECK(error_of(R"({"script":[{"tick":0,"op":"hello"}]})")
-            .starts_with("t.json: $.script[0].op: hello is not allowed"));
+            .starts_with("t.json:1:27: $.script[0].op: hello is not allowed"));
   CHECK(error_of(R"({"script":[{"tick":0,"op":"clock.step"}]})")
-            .starts_with("t.json: $.script[0].op: clock.step"));
-  CHECK(error_of(R"({"ticks":0})") == "t.json: $.ticks: must be an integer >= 1");
-  CHECK(error_of(R"({"emotes":[3]})") == "t.json: $.emotes[0]: must be a non-empty string");
+            .starts_with("t.json:1:27: $.script[0].op: clock.step"));
+  CHECK(error_of(R"({"ticks":0})") == "t.json:1:10: $.ticks: must be an integer >= 1");
+  CHECK(error_of(R"({"emotes":[3]})") == "t.json:1:12: $.emotes[0]: must be a non-empty string");
   CHECK(error_of(R"({"config":{"cooldown_mode":"later"}})") ==
-        "t.json: $.config.cooldown_mode: must be \"start\" or \"stop\"");
+        "t.json:1:28: $.config.cooldown_mode: must be \"start\" or \"stop\"");
   CHECK(error_of(R"({"expect":[{"event":"nope"}]})") ==
-        "t.json: $.expect[0].event: unknown event type or prefix: nope");
-  CHECK(error_of(R"({"a":1,})").starts_with("t.json: $.a: unknown key"));
-  CHECK(error_of("{").starts_with("t.json: invalid JSON at offset 1"));
+        "t.json:1:21: $.expect[0].event: unknown event type or prefix: nope");
+  CHECK(error_of(R"({"a":1,})").starts_with("t.json:1:6: $.a: unknown key"));
+  CHECK(error_of("{") == "t.json:1:2: invalid JSON: unexpected end of input");
+}
+
+TEST_CASE("scenario files are read with line and column: comments, trailing commas") {
+  const std::string text = "// a scenario\n{\n  \"ticks\": 5, /* five */\n  \"script\": [\n"
+                           "    {\"tick\": 1, \"op\": \"ping\",},\n  ],\n}\n";
+  auto s = parse_scenario(text, "t.json");
+  REQUIRE_MESSAGE(s.ok(), s.error());
+  CHECK(s->ticks == 5);
+  REQUIRE(s->script.size() == 1);
+  CHECK(s->script[0].line == R"({"op":"ping"})");
+  CHECK(error_of("{\n  \"ticks\": 5,\n  \"seed\": true\n}") ==
+        "t.json:3:11: $.seed: must be an integer");
+  CHECK(error_of("{\n  \"ticks\": 5\n  \"seed\": 1\n}") ==
+        "t.json:3:3: invalid JSON: expected ',' or '}'");
+  CHECK(error_of("{\"ticks\": 5, \"ticks\": 6}") == "t.json:1:14: $.ticks: duplicate key");
+  CHECK(error_of("{\"ticks\": NaN}") ==
+        "t.json:1:11: invalid JSON: non-finite numbers are not allowed");
+  // Integers keep every digit; numbers beyond binary64 are read (and refused where they count).
+  auto big = parse_scenario(
+      R"({"seed":9007199254740993,"script":[{"tick":0,"op":"ping","n":18446744073709551615}]})",
+      "t.json");
+  REQUIRE_MESSAGE(big.ok(), big.error());
+  CHECK(big->seed == 9007199254740993);
+  CHECK(big->script[0].line == R"({"op":"ping","n":18446744073709551615})");
   auto missing = load_scenario("/nonexistent/dir/x.json");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().starts_with("/nonexistent/dir/x.json: cannot read"));
@@ -140,7 +163,8 @@ TEST_CASE("scenario files load from disk") {
 }
 
 TEST_CASE("scenario config overrides go through the configuration loader") {
-  const scenario ok = load(R"({"config":{"seed":-3,"cooldown_mode":"stop","max_active_display_entities":0,
+  const scenario ok =
+      load(R"({"config":{"seed":-3,"cooldown_mode":"stop","max_active_display_entities":0,
     "disabled":[" demo:x "],"record_frames":true},"script":[]})");
   CHECK(ok.engine.seed == -3);
   CHECK(ok.engine.cooldown_mode == sim::cooldown_mode::stop);

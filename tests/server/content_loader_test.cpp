@@ -1,8 +1,9 @@
 #include "server/content_loader.hpp"
 
 #include "engine/content/model.hpp"
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 #include "protocol/encode.hpp"
-#include "protocol/json.hpp"
 
 #include <doctest/doctest.h>
 
@@ -69,19 +70,19 @@ TEST_CASE("the content seam loads folders and describes the entries") {
   std::string members;
   protocol::encode_emote_info_members(members, *info);
   rapidjson::Document d;
-  REQUIRE_FALSE(protocol::parse_json("{" + members.substr(1) + "}", d));
+  REQUIRE_FALSE(json::parse_wire("{" + members.substr(1) + "}", d));
   CHECK(std::string(d["metadata"]["author"].GetString()) == "emote-sim");
   REQUIRE(d["steps"].IsArray());
   CHECK(
-      protocol::to_json(d["steps"][1]) ==
+      json::to_json(d["steps"][1]) ==
       R"({"emote":["sample:sit_idle_look",40,"sample:sit_idle_sway",35,"emote:continue",15,"emote:break",10],"repeat":4,"transition":4})");
-  CHECK(protocol::to_json(d["steps"][2]) == R"({"wait":10})");
+  CHECK(json::to_json(d["steps"][2]) == R"({"wait":10})");
   CHECK(d["nodes"].IsArray());
 
   auto two = loader->info(*loaded->catalog, "sample:handshake");
   REQUIRE(two);
   rapidjson::Document steps;
-  REQUIRE_FALSE(protocol::parse_json(two->steps_json, steps));
+  REQUIRE_FALSE(json::parse_wire(two->steps_json, steps));
   CHECK(steps[0].HasMember("await_partner"));
   CHECK(steps[0].HasMember("matched"));
 

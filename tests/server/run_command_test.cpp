@@ -48,7 +48,7 @@ TEST_CASE("emote-sim run: a scenario that cannot load fails and is counted") {
   const std::string out_file = (dir / "out.ndjson").string();
   auto r = run({broken, missing, "--out", out_file});
   CHECK(r.status == 1);
-  CHECK(r.out.find("FAIL broken: " + broken + ": $.script[0].tick: is required\n") !=
+  CHECK(r.out.find("FAIL broken: " + broken + ":1:12: $.script[0].tick: is required\n") !=
         std::string::npos);
   CHECK(r.out.find("FAIL missing: " + missing + ": cannot read") != std::string::npos);
   CHECK(r.out.ends_with("0 passed, 2 failed\n"));

@@ -6,7 +6,7 @@
 #include "engine/content/loader.hpp"
 #include "engine/content/model.hpp"
 #include "engine/core/memo.hpp"
-#include "protocol/json.hpp"
+#include "engine/json/wire_reader.hpp"
 #include "protocol/runner.hpp"
 #include "protocol/scenario.hpp"
 #include "server/content_loader.hpp"
@@ -114,7 +114,7 @@ TEST_CASE("exe: stress prints the protocol.md §9 JSON and refuses bad arguments
                                      "3", "--unpaced", "--json", "--emotes", emotes_dir.string()},
                                     dir, &out, &err) == 0);
   rapidjson::Document doc;
-  REQUIRE_MESSAGE(!protocol::parse_json(out.substr(0, out.find('\n')), doc), out);
+  REQUIRE_MESSAGE(!json::parse_wire(out.substr(0, out.find('\n')), doc), out);
   for (const char* key : {"instances", "active", "recipients", "peak_displays", "ticks", "mspt",
                           "tps", "split_ms", "bytes_per_tick", "checksum"}) {
     CHECK_MESSAGE(doc.HasMember(key), key);
@@ -137,7 +137,7 @@ TEST_CASE("exe: stress prints the protocol.md §9 JSON and refuses bad arguments
                                          "--serial", "--scalar", "--emotes", emotes_dir.string()},
                                         dir, &out) == 0);
   rapidjson::Document ref;
-  REQUIRE(!protocol::parse_json(out.substr(0, out.find('\n')), ref));
+  REQUIRE(!json::parse_wire(out.substr(0, out.find('\n')), ref));
   CHECK(std::string(ref["checksum"].GetString()) == checksum);
 
   // The text report.

@@ -1,4 +1,4 @@
-#include "engine/content/json.hpp"
+#include "engine/json/source_reader.hpp"
 
 #include "engine/core/decimal.hpp"
 #include "engine/core/utf8.hpp"
@@ -9,19 +9,7 @@
 #include <limits>
 #include <unordered_map>
 
-namespace emote::content {
-
-const json_value* json_value::find(std::string_view key) const noexcept {
-  if (!is_object()) {
-    return nullptr;
-  }
-  for (const auto& m : as_object()) {
-    if (m.key == key) {
-      return &m.value;
-    }
-  }
-  return nullptr;
-}
+namespace emote::json {
 
 namespace {
 
@@ -32,7 +20,8 @@ constexpr std::size_t index_threshold = 16;
 
 class parser {
 public:
-  parser(std::string_view text, json_parse_result& out) : s_(text), out_(out) {}
+  parser(std::string_view text, source_dialect dialect, json_parse_result& out)
+      : s_(text), dialect_(dialect), out_(out) {}
 
   void run() {
     path_ = "$";
@@ -105,6 +94,18 @@ private:
     return false;
   }
 
+  /// An error about the value at the current path (not about the JSON grammar).
+  bool fail_at_path(std::string_view message) {
+    if (failed_) {
+      return false;
+    }
+    failed_ = true;
+    out_.error.path = path_;
+    out_.error.message.assign(message);
+    locate(i_, out_.error.line, out_.error.column);
+    return false;
+  }
+
   bool fail_unexpected() {
     if (at_end()) {
       return fail("unexpected end of input");
@@ -124,7 +125,10 @@ private:
         continue;
       }
       if (c == '/' && i_ + 1 < s_.size() && (s_[i_ + 1] == '/' || s_[i_ + 1] == '*')) {
-        if (!warned_comment_) {
+        if (dialect_ == source_dialect::strict) {
+          return fail("comments are not allowed");
+        }
+        if (!warned_comment_ && dialect_ == source_dialect::emote_file) {
           warned_comment_ = true;
           warn_at(i_, path_, "non-standard JSON: comment");
         }
@@ -159,6 +163,10 @@ private:
   bool non_finite(json_value& v, std::string_view word, double d, std::size_t start) {
     if (s_.substr(i_, word.size()) != word) {
       return fail_unexpected();
+    }
+    if (dialect_ != source_dialect::emote_file) {
+      i_ = start;
+      return fail("non-finite numbers are not allowed");
     }
     i_ += word.size();
     if (!warned_nonfinite_) {
@@ -210,7 +218,7 @@ private:
         ++i_;
       }
     }
-    v.set_number(core::decimal_to_double(s_.substr(start, i_ - start)));
+    v.set_number(number_from_token(s_.substr(start, i_ - start)));
     return true;
   }
 
@@ -346,6 +354,11 @@ private:
         return after::failed;
       }
       if (!at_end() && peek() == close) {
+        if (dialect_ == source_dialect::strict) {
+          i_ = comma;
+          fail("trailing commas are not allowed");
+          return after::failed;
+        }
         trailing_comma(comma);
         ++i_;
         return after::closed;
@@ -361,7 +374,7 @@ private:
   }
 
   void trailing_comma(std::size_t comma) {
-    if (!warned_trailing_) {
+    if (!warned_trailing_ && dialect_ == source_dialect::emote_file) {
       warned_trailing_ = true;
       warn_at(comma, path_, "non-standard JSON: trailing comma");
     }
@@ -413,6 +426,7 @@ private:
       if (at_end() || peek() != '"') {
         return at_end() ? fail("unexpected end of input") : fail("expected a quoted member name");
       }
+      const std::size_t key_at = i_;
       std::string key;
       if (!string(key) || !skip_ws()) {
         return false;
@@ -455,6 +469,10 @@ private:
       } else {
         json_value later;
         ok = value(later, depth);
+        if (ok && dialect_ == source_dialect::relaxed) {
+          i_ = key_at;
+          return fail_at_path("duplicate key");
+        }
         if (ok) {
           out_.warnings.push_back(
               json_notice{later.line, later.column, path_, "duplicate key; last value wins"});
@@ -480,12 +498,12 @@ private:
     const std::size_t start = i_;
     switch (peek()) {
     case '{':
-      if (depth + 1 > json_max_depth) {
+      if (depth + 1 > max_depth) {
         return fail("nesting too deep");
       }
       return object(v, depth + 1);
     case '[':
-      if (depth + 1 > json_max_depth) {
+      if (depth + 1 > max_depth) {
         return fail("nesting too deep");
       }
       return array(v, depth + 1);
@@ -519,6 +537,7 @@ private:
   }
 
   std::string_view s_;
+  source_dialect dialect_;
   json_parse_result& out_;
   std::size_t i_ = 0;
   std::string path_;
@@ -533,17 +552,24 @@ private:
 
 } // namespace
 
-json_parse_result parse_json(std::string_view bytes) {
+json_parse_result parse_source(std::string_view bytes, source_dialect dialect) {
   json_parse_result out;
   bool had_bom = false;
-  if (bytes.substr(0, bom.size()) == bom) {
+  if (dialect != source_dialect::strict && bytes.substr(0, bom.size()) == bom) {
     bytes.remove_prefix(bom.size());
     had_bom = true;
   }
   std::string text;
   const std::size_t replaced = core::sanitize_utf8(bytes, text);
-  parser p(text, out);
-  if (had_bom) {
+  parser p(text, dialect, out);
+  if (replaced != std::string::npos && dialect != source_dialect::emote_file) {
+    // The position of the first ill-formed sequence (its U+FFFD in the sanitized text).
+    out.error.path = "$";
+    out.error.message = "invalid JSON: ill-formed UTF-8";
+    p.locate(replaced, out.error.line, out.error.column);
+    return out;
+  }
+  if (had_bom && dialect == source_dialect::emote_file) {
     out.warnings.push_back(json_notice{1, 1, "$", "byte order mark ignored"});
   }
   if (replaced != std::string::npos) {
@@ -553,171 +579,4 @@ json_parse_result parse_json(std::string_view bytes) {
   return out;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char hexdigits[] = "0123456789abcdef";
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        out += "\\u00";
-        out += hexdigits[c >> 4];
-        out += hexdigits[c & 15];
-      } else {
-        out += ch;
-      }
-    }
-  }
-  out += '"';
-}
-
-namespace {
-
-void append_number(std::string& out, double d) {
-  if (!std::isfinite(d)) {
-    out += "null";
-    return;
-  }
-  if (d == std::trunc(d) && std::fabs(d) <= 9007199254740992.0) {
-    out += std::to_string(static_cast<std::int64_t>(d));
-    return;
-  }
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, d);
-  out.append(buf, r.ptr);
-}
-
-void write(std::string& out, const json_value& v) {
-  switch (v.kind()) {
-  case json_kind::null_value:
-    out += "null";
-    return;
-  case json_kind::boolean:
-    out += v.as_bool() ? "true" : "false";
-    return;
-  case json_kind::number:
-    append_number(out, v.as_number());
-    return;
-  case json_kind::string:
-    append_json_string(out, v.as_string());
-    return;
-  case json_kind::array: {
-    out += '[';
-    bool first = true;
-    for (const auto& e : v.as_array()) {
-      if (!first) {
-        out += ',';
-      }
-      first = false;
-      write(out, e);
-    }
-    out += ']';
-    return;
-  }
-  case json_kind::object: {
-    out += '{';
-    bool first = true;
-    for (const auto& m : v.as_object()) {
-      if (!first) {
-        out += ',';
-      }
-      first = false;
-      append_json_string(out, m.key);
-      out += ':';
-      write(out, m.value);
-    }
-    out += '}';
-    return;
-  }
-  }
-}
-
-} // namespace
-
-std::string to_json(const json_value& v) {
-  std::string out;
-  write(out, v);
-  return out;
-}
-
-bool json_equal(const json_value& a, const json_value& b) {
-  if (a.kind() != b.kind()) {
-    return false;
-  }
-  switch (a.kind()) {
-  case json_kind::null_value:
-    return true;
-  case json_kind::boolean:
-    return a.as_bool() == b.as_bool();
-  case json_kind::number: {
-    const double x = a.as_number();
-    const double y = b.as_number();
-    return x == y || (std::isnan(x) && std::isnan(y));
-  }
-  case json_kind::string:
-    return a.as_string() == b.as_string();
-  case json_kind::array: {
-    const auto& x = a.as_array();
-    const auto& y = b.as_array();
-    if (x.size() != y.size()) {
-      return false;
-    }
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      if (!json_equal(x[i], y[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-  case json_kind::object: {
-    const auto& x = a.as_object();
-    const auto& y = b.as_object();
-    if (x.size() != y.size()) {
-      return false;
-    }
-    // Keys are unique, so equal key sets pair up after sorting (no quadratic lookups).
-    std::vector<const json_member*> xs;
-    std::vector<const json_member*> ys;
-    xs.reserve(x.size());
-    ys.reserve(y.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      xs.push_back(&x[i]);
-      ys.push_back(&y[i]);
-    }
-    const auto by_key = [](const json_member* l, const json_member* r) { return l->key < r->key; };
-    std::sort(xs.begin(), xs.end(), by_key);
-    std::sort(ys.begin(), ys.end(), by_key);
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (xs[i]->key != ys[i]->key || !json_equal(xs[i]->value, ys[i]->value)) {
-        return false;
-      }
-    }
-    return true;
-  }
-  }
-  return false;
-}
-
-} // namespace emote::content
+} // namespace emote::json

@@ -1,22 +1,50 @@
 #pragma once
-// The JSON dialect of emote files (formats.md §1.2): RFC 8259 plus comments, one trailing comma
-// and non-finite literals (each warned once per file), duplicate keys (last value wins, first
-// position kept, warned), U+FFFD for ill-formed UTF-8, a skipped BOM. Every value carries its
-// 1-based line and column (columns in Unicode scalar values).
-//
-// The reader is the project's own: RapidJSON's reader cannot report per-value positions, rejects
-// overflowing numbers (the dialect rounds them to infinity) and accepts `Inf`, which the dialect
-// does not.
+// The JSON tree of the source reader: every value carries its 1-based line and column, numbers
+// keep the exact integer a token spelled when it fits 64 bits (the wire reader does the same),
+// object members stay in file order.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-namespace emote::content {
+namespace emote::json {
+
+/// Deepest accepted nesting of arrays and objects, for both readers (source_reader.hpp,
+/// wire_reader.hpp); deeper input is invalid, so no text can exhaust the stack of code that walks
+/// a tree.
+inline constexpr int max_depth = 512;
 
 enum class json_kind : std::uint8_t { null_value, boolean, number, string, array, object };
+
+/// How a number token was read: an integer token that fits int64 (negative) or uint64
+/// (non-negative) keeps its exact value; everything else ("1.5", "1e3", "-0", integers beyond 64
+/// bits, non-finite literals) is the nearest binary64.
+enum class number_form : std::uint8_t { real, signed_integer, unsigned_integer };
+
+struct json_number {
+  double value = 0; ///< always the nearest binary64, whatever the form
+  std::uint64_t bits = 0;
+  number_form form = number_form::real;
+
+  static json_number real(double d) noexcept { return {d, 0, number_form::real}; }
+  static json_number signed_integer(std::int64_t i) noexcept {
+    return {static_cast<double>(i), static_cast<std::uint64_t>(i), number_form::signed_integer};
+  }
+  static json_number unsigned_integer(std::uint64_t u) noexcept {
+    return {static_cast<double>(u), u, number_form::unsigned_integer};
+  }
+  /// The value as int64 when it is integral and in range (`4`, `4.0`, `40e-1`).
+  [[nodiscard]] std::optional<std::int64_t> as_int64() const noexcept;
+};
+
+/// The value of a number token of the JSON grammar
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, already checked by the caller): the exact
+/// integer when the token is one that fits 64 bits, else the nearest binary64
+/// (core::decimal_to_double). Both readers convert numbers here.
+json_number number_from_token(std::string_view token);
 
 struct json_member;
 
@@ -37,6 +65,7 @@ public:
 
   [[nodiscard]] bool as_bool() const;
   [[nodiscard]] double as_number() const;
+  [[nodiscard]] const json_number& number() const;
   [[nodiscard]] const std::string& as_string() const;
   [[nodiscard]] const array_type& as_array() const;
   [[nodiscard]] const object_type& as_object() const;
@@ -49,6 +78,7 @@ public:
   void set_null();
   void set_bool(bool b);
   void set_number(double d);
+  void set_number(json_number n);
   void set_string(std::string s);
   array_type& set_array();
   object_type& set_object();
@@ -57,7 +87,7 @@ public:
   std::uint32_t column = 0; ///< 1-based, Unicode scalar values
 
 private:
-  std::variant<std::monostate, bool, double, std::string, array_type, object_type> v_;
+  std::variant<std::monostate, bool, json_number, std::string, array_type, object_type> v_;
 };
 
 struct json_member {
@@ -73,7 +103,10 @@ inline bool json_value::as_bool() const {
   return std::get<bool>(v_);
 }
 inline double json_value::as_number() const {
-  return std::get<double>(v_);
+  return std::get<json_number>(v_).value;
+}
+inline const json_number& json_value::number() const {
+  return std::get<json_number>(v_);
 }
 inline const std::string& json_value::as_string() const {
   return std::get<std::string>(v_);
@@ -97,7 +130,10 @@ inline void json_value::set_bool(bool b) {
   v_.emplace<1>(b);
 }
 inline void json_value::set_number(double d) {
-  v_.emplace<2>(d);
+  v_.emplace<2>(json_number::real(d));
+}
+inline void json_value::set_number(json_number n) {
+  v_.emplace<2>(n);
 }
 inline void json_value::set_string(std::string s) {
   v_.emplace<3>(std::move(s));
@@ -109,32 +145,11 @@ inline json_value::object_type& json_value::set_object() {
   return v_.emplace<5>();
 }
 
-/// A dialect warning or the parse error.
-struct json_notice {
-  std::uint32_t line = 1;
-  std::uint32_t column = 1;
-  std::string path;    ///< `$`, or the path of the value concerned
-  std::string message; ///< complete message, e.g. "non-standard JSON: comment"
-};
-
-struct json_parse_result {
-  bool ok = false;
-  json_value root;
-  std::vector<json_notice> warnings; ///< in generation order
-  json_notice error;                 ///< when !ok: "invalid JSON: <detail>"
-};
-
-/// Deepest accepted nesting of arrays and objects; deeper input is invalid JSON.
-inline constexpr int json_max_depth = 512;
-
-json_parse_result parse_json(std::string_view bytes);
-
-/// Compact JSON text: members in stored order, integral numbers up to 2^53 without a fraction,
-/// other numbers in shortest round-trip form, non-finite numbers as null.
-std::string to_json(const json_value& v);
-void append_json_string(std::string& out, std::string_view s);
-
 /// Equality for text components: objects by key set, arrays element-wise, numbers as doubles.
 bool json_equal(const json_value& a, const json_value& b);
 
-} // namespace emote::content
+/// The value a JSON path of the readers' form (`$`, `.key`, `[i]`, keys as written) names, or
+/// nullptr. Used to give a path found by a later check its line and column.
+const json_value* find_path(const json_value& root, std::string_view path) noexcept;
+
+} // namespace emote::json
