@@ -1,8 +1,10 @@
 #include "protocol/decode.hpp"
 
+#include "engine/core/enum_names.hpp"
 #include "engine/core/identifier.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
+#include "engine/world/player_fields.hpp"
 #include "protocol/item.hpp"
 
 #include <algorithm>
@@ -177,14 +179,20 @@ struct checker {
     return true;
   }
 
+  /// A wire enumeration; the message lists every name, in enumerator order.
   template <class E>
-  bool enumeration(const Value& v, const std::string& path, std::string_view choices, E& out) {
+  bool enumeration(const Value& v, const std::string& path, E& out) {
     if (!v.IsString()) {
       return fail(path, "must be a string");
     }
     auto e = api::parse_enum<E>(sv(v));
     if (!e) {
-      return fail(path, "must be one of: " + std::string(choices));
+      std::string choices;
+      for (std::size_t i = 0; i < core::enumerator_count<E>(); ++i) {
+        choices += i == 0 ? "" : ", ";
+        choices += api::name(static_cast<E>(i));
+      }
+      return fail(path, "must be one of: " + choices);
     }
     out = *e;
     return true;
@@ -226,171 +234,78 @@ struct checker {
 // ---------------------------------------------------------------------------------------------
 // Player state fields (protocol.md §5)
 
-struct bool_field {
-  std::string_view name;
-  std::optional<bool> F::*member;
-};
-struct float_field {
-  std::string_view name;
-  std::optional<float> F::*member;
-};
-struct int_field {
-  std::string_view name;
-  std::optional<std::int32_t> F::*member;
-};
-struct item_field {
-  std::string_view name;
-  std::optional<api::item_stack> F::*member;
-};
-
-constexpr std::array bool_fields{
-    bool_field{"alive", &F::alive},
-    bool_field{"on_ground", &F::on_ground},
-    bool_field{"eye_in_water", &F::eye_in_water},
-    bool_field{"sneaking", &F::sneaking},
-    bool_field{"swimming", &F::swimming},
-    bool_field{"crawling", &F::crawling},
-    bool_field{"gliding", &F::gliding},
-    bool_field{"sleeping", &F::sleeping},
-    bool_field{"sprinting", &F::sprinting},
-    bool_field{"using_item", &F::using_item},
-    bool_field{"on_fire", &F::on_fire},
-    bool_field{"in_water", &F::in_water},
-    bool_field{"invisible", &F::invisible},
-    bool_field{"use_eat", &F::use_eat},
-    bool_field{"blocking", &F::blocking},
-    bool_field{"jumping", &F::jumping},
-    bool_field{"in_lava", &F::in_lava},
-    bool_field{"in_water_or_rain", &F::in_water_or_rain},
-    bool_field{"levitating", &F::levitating},
-};
-constexpr std::array float_fields{
-    float_field{"yaw", &F::yaw},
-    float_field{"pitch", &F::pitch},
-    float_field{"body_yaw", &F::body_yaw},
-    float_field{"health", &F::health},
-    float_field{"max_health", &F::max_health},
-    float_field{"walk_position", &F::walk_position},
-    float_field{"distance_moved", &F::distance_moved},
-    float_field{"sleep_yaw", &F::sleep_yaw},
-};
-constexpr std::array int_fields{
-    int_field{"hurt_time", &F::hurt_time},
-    int_field{"death_time", &F::death_time},
-    int_field{"invulnerable_time", &F::invulnerable_time},
-    int_field{"xp_level", &F::xp_level},
-    int_field{"fire_ticks", &F::fire_ticks},
-    int_field{"use_duration", &F::use_duration},
-    int_field{"use_remaining", &F::use_remaining},
-};
-constexpr std::array item_fields{
-    item_field{"right_hand", &F::right_hand},
-    item_field{"left_hand", &F::left_hand},
-    item_field{"head", &F::head},
-    item_field{"chest", &F::chest},
-    item_field{"legs", &F::legs},
-    item_field{"feet", &F::feet},
-};
+// Walks world::player_field_table: each field is read by the reader of its type.
+bool read_field(checker& c, const Value& v, const std::string& path, bool& out) {
+  return c.boolean(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path, float& out) {
+  return c.f32(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path, std::int32_t& out) {
+  return c.i32(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path, api::dvec3& out) {
+  return c.vec3(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path, std::string& out) {
+  return c.location(v, path, out); // dimension
+}
+bool read_field(checker& c, const Value& v, const std::string& path, api::item_stack& out) {
+  return c.item(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path, api::game_mode& out) {
+  return c.enumeration(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path, api::physical_arm& out) {
+  return c.enumeration(v, path, out);
+}
+bool read_field(checker& c, const Value& v, const std::string& path,
+                std::optional<std::string>& out) {
+  // vehicle: an entity id, or an explicit null for "not riding"
+  if (v.IsNull()) {
+    out.reset();
+    return true;
+  }
+  std::string s;
+  if (!c.string(v, path, s, true)) {
+    return false;
+  }
+  out = std::move(s);
+  return true;
+}
+bool read_field(checker& c, const Value& v, const std::string& path,
+                std::map<std::string, bool>& out) {
+  return c.map_of(v, path, out, &checker::boolean);
+}
+bool read_field(checker& c, const Value& v, const std::string& path,
+                std::map<std::string, std::int32_t>& out) {
+  return c.map_of(v, path, out, &checker::i32);
+}
 
 bool read_player_fields(checker& c, const Value& msg, F& f) {
-  const std::string base = "$";
-  if (const Value* v = checker::find(msg, "dimension")) {
-    std::string d;
-    if (!c.location(*v, "$.dimension", d)) {
-      return false;
+  bool ok = true;
+  world::for_each_player_field([&](const auto& field) {
+    using T = typename std::decay_t<decltype(field)>::value_type;
+    if (!ok) {
+      return;
     }
-    f.dimension = std::move(d);
-  }
-  if (const Value* v = checker::find(msg, "position")) {
-    api::dvec3 p;
-    if (!c.vec3(*v, "$.position", p)) {
-      return false;
+    // A null is "absent", but for the fields whose null means something (vehicle) and for item
+    // stacks (null = empty hand).
+    constexpr bool null_is_a_value =
+        std::is_same_v<T, std::optional<std::string>> || std::is_same_v<T, api::item_stack>;
+    const Value* v =
+        null_is_a_value ? checker::find_raw(msg, field.name) : checker::find(msg, field.name);
+    if (v == nullptr) {
+      return;
     }
-    f.position = p;
-  }
-  if (const Value* v = checker::find(msg, "velocity")) {
-    api::dvec3 p;
-    if (!c.vec3(*v, "$.velocity", p)) {
-      return false;
+    T x{};
+    if (!read_field(c, *v, member_path("$", field.name), x)) {
+      ok = false;
+      return;
     }
-    f.velocity = p;
-  }
-  for (const auto& b : bool_fields) {
-    if (const Value* v = checker::find(msg, b.name)) {
-      bool x = false;
-      if (!c.boolean(*v, member_path(base, b.name), x)) {
-        return false;
-      }
-      f.*b.member = x;
-    }
-  }
-  for (const auto& n : float_fields) {
-    if (const Value* v = checker::find(msg, n.name)) {
-      float x = 0;
-      if (!c.f32(*v, member_path(base, n.name), x)) {
-        return false;
-      }
-      f.*n.member = x;
-    }
-  }
-  for (const auto& n : int_fields) {
-    if (const Value* v = checker::find(msg, n.name)) {
-      std::int32_t x = 0;
-      if (!c.i32(*v, member_path(base, n.name), x)) {
-        return false;
-      }
-      f.*n.member = x;
-    }
-  }
-  for (const auto& n : item_fields) {
-    if (const Value* v = checker::find_raw(msg, n.name)) {
-      api::item_stack x;
-      if (!c.item(*v, member_path(base, n.name), x)) {
-        return false;
-      }
-      f.*n.member = std::move(x);
-    }
-  }
-  if (const Value* v = checker::find(msg, "game_mode")) {
-    api::game_mode m{};
-    if (!c.enumeration(*v, "$.game_mode", "survival, creative, adventure, spectator", m)) {
-      return false;
-    }
-    f.game_mode = m;
-  }
-  if (const Value* v = checker::find(msg, "main_arm")) {
-    api::physical_arm a{};
-    if (!c.enumeration(*v, "$.main_arm", "right, left", a)) {
-      return false;
-    }
-    f.main_arm = a;
-  }
-  if (const Value* v = checker::find_raw(msg, "vehicle")) {
-    if (v->IsNull()) {
-      f.vehicle = std::optional<std::string>{};
-    } else {
-      std::string s;
-      if (!c.string(*v, "$.vehicle", s, true)) {
-        return false;
-      }
-      f.vehicle = std::optional<std::string>{std::move(s)};
-    }
-  }
-  if (const Value* v = checker::find(msg, "permissions")) {
-    std::map<std::string, bool> m;
-    if (!c.map_of(*v, "$.permissions", m, &checker::boolean)) {
-      return false;
-    }
-    f.permissions = std::move(m);
-  }
-  if (const Value* v = checker::find(msg, "scores")) {
-    std::map<std::string, std::int32_t> m;
-    if (!c.map_of(*v, "$.scores", m, &checker::i32)) {
-      return false;
-    }
-    f.scores = std::move(m);
-  }
-  return true;
+    f.*field.in = std::move(x);
+  });
+  return ok;
 }
 
 bool read_player(checker& c, const Value& msg, std::string& out) {
@@ -648,8 +563,7 @@ body_result op_player_event(checker& c, const Value& m) {
     c.fail("$.event", "is required");
     return std::nullopt;
   }
-  if (!c.enumeration(*kind, "$.event", "jump, damage, attack, mount, respawn, death, game_mode",
-                     e.kind)) {
+  if (!c.enumeration(*kind, "$.event", e.kind)) {
     return std::nullopt;
   }
   switch (e.kind) {
@@ -698,7 +612,7 @@ body_result op_player_event(checker& c, const Value& m) {
       return std::nullopt;
     }
     api::game_mode g{};
-    if (!c.enumeration(*v, "$.game_mode", "survival, creative, adventure, spectator", g)) {
+    if (!c.enumeration(*v, "$.game_mode", g)) {
       return std::nullopt;
     }
     e.mode = g;
@@ -724,7 +638,7 @@ body_result op_emote_play(checker& c, const Value& m) {
     return std::nullopt;
   }
   if (const Value* v = checker::find(m, "source")) {
-    if (!c.enumeration(*v, "$.source", "command, idle, api", p.source)) {
+    if (!c.enumeration(*v, "$.source", p.source)) {
       return std::nullopt;
     }
   }

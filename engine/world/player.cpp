@@ -1,5 +1,8 @@
 #include "engine/world/player.hpp"
 
+#include "engine/world/player_fields.hpp"
+
+#include <type_traits>
 #include <utility>
 
 namespace emote::world {
@@ -16,60 +19,18 @@ bool assign(T& dst, const std::optional<T>& src) {
 }
 
 bool assign_fields(player_state& p, const api::player_fields& f) {
-  bool c = false;
-  c |= assign(p.dimension, f.dimension);
-  c |= assign(p.pos, f.position);
-  c |= assign(p.yaw, f.yaw);
-  c |= assign(p.pitch, f.pitch);
-  c |= assign(p.body_yaw, f.body_yaw);
-  c |= assign(p.alive, f.alive);
-  c |= assign(p.game_mode, f.game_mode);
-  c |= assign(p.vehicle, f.vehicle);
-  c |= assign(p.on_ground, f.on_ground);
-  if (f.eye_in_water) {
-    // Sending the field, even with the value the world gave, ends the derivation (§2.1).
-    p.eye_in_water_reported = true;
-    c |= assign(p.eye_in_water, f.eye_in_water);
-  }
-  c |= assign(p.sneaking, f.sneaking);
-  c |= assign(p.swimming, f.swimming);
-  c |= assign(p.crawling, f.crawling);
-  c |= assign(p.gliding, f.gliding);
-  c |= assign(p.sleeping, f.sleeping);
-  c |= assign(p.sprinting, f.sprinting);
-  c |= assign(p.using_item, f.using_item);
-  c |= assign(p.on_fire, f.on_fire);
-  c |= assign(p.in_water, f.in_water);
-  c |= assign(p.invisible, f.invisible);
-  c |= assign(p.velocity, f.velocity);
-  c |= assign(p.main_arm, f.main_arm);
-  c |= assign(p.right_hand, f.right_hand);
-  c |= assign(p.left_hand, f.left_hand);
-  c |= assign(p.head, f.head);
-  c |= assign(p.chest, f.chest);
-  c |= assign(p.legs, f.legs);
-  c |= assign(p.feet, f.feet);
-  c |= assign(p.permissions, f.permissions);
-  c |= assign(p.health, f.health);
-  c |= assign(p.max_health, f.max_health);
-  c |= assign(p.hurt_time, f.hurt_time);
-  c |= assign(p.death_time, f.death_time);
-  c |= assign(p.invulnerable_time, f.invulnerable_time);
-  c |= assign(p.xp_level, f.xp_level);
-  c |= assign(p.fire_ticks, f.fire_ticks);
-  c |= assign(p.use_duration, f.use_duration);
-  c |= assign(p.use_remaining, f.use_remaining);
-  c |= assign(p.use_eat, f.use_eat);
-  c |= assign(p.blocking, f.blocking);
-  c |= assign(p.jumping, f.jumping);
-  c |= assign(p.in_lava, f.in_lava);
-  c |= assign(p.in_water_or_rain, f.in_water_or_rain);
-  c |= assign(p.levitating, f.levitating);
-  c |= assign(p.walk_position, f.walk_position);
-  c |= assign(p.distance_moved, f.distance_moved);
-  c |= assign(p.sleep_yaw, f.sleep_yaw);
-  c |= assign(p.scores, f.scores);
-  return c;
+  bool changed = false;
+  for_each_player_field([&](const auto& field) {
+    const auto& given = f.*field.in;
+    if constexpr (std::is_same_v<typename std::decay_t<decltype(field)>::value_type, bool>) {
+      if (field.in == &api::player_fields::eye_in_water && given) {
+        // Sending the field, even with the value the world gave, ends the derivation (§2.1).
+        p.eye_in_water_reported = true;
+      }
+    }
+    changed |= assign(p.*field.state, given);
+  });
+  return changed;
 }
 
 player_event_record record(event_kind k) {
