@@ -3,9 +3,8 @@
 #include "protocol/expect.hpp"
 #include "server/line_client.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 
 namespace emote::server {
 
@@ -19,27 +18,30 @@ constexpr std::string_view step_id_prefix = "emote-sim-bot/step/";
 // is the same `{"op":"reply","id":ID,"tick":N,"ok":true}`.
 std::string prepare_line(const std::string& line) {
   rapidjson::Document d;
-  d.Parse(line.c_str(), line.size());
-  if (d.HasParseError() || !d.IsObject()) {
+  if (json::parse_wire(line, d)) {
     return line;
   }
-  auto op = d.FindMember("op");
-  if (op == d.MemberEnd() || !op->value.IsString() ||
-      std::string_view(op->value.GetString()) != "subscribe") {
+  const auto* op = json::find_member(d, "op");
+  if (op == nullptr || !op->IsString() ||
+      std::string_view(op->GetString(), op->GetStringLength()) != "subscribe") {
     return line;
   }
-  rapidjson::Document p;
-  p.SetObject();
-  p.AddMember("op", "ping", p.GetAllocator());
-  if (auto id = d.FindMember("id"); id != d.MemberEnd()) {
-    rapidjson::Value v;
-    v.CopyFrom(id->value, p.GetAllocator());
-    p.AddMember("id", v, p.GetAllocator());
+  std::string ping;
+  json::json_out o(ping);
+  o.raw(R"({"op":"ping")");
+  if (const auto* id = json::find_member(d, "id")) {
+    o.raw(R"(,"id":)");
+    o.value(*id);
   }
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  p.Accept(w);
-  return {sb.GetString(), sb.GetSize()};
+  o.ch('}');
+  return ping;
+}
+
+// The string member `key`, or empty when absent or not a string.
+std::string_view string_member(const rapidjson::Value& obj, std::string_view key) {
+  const auto* v = json::find_member(obj, key);
+  return v != nullptr && v->IsString() ? std::string_view(v->GetString(), v->GetStringLength())
+                                       : std::string_view();
 }
 
 } // namespace
@@ -55,10 +57,8 @@ bot_result run_bot(const protocol::scenario& s, const bot_options& options) {
   std::string hello = R"({"op":"hello","protocol":1,"role":"controller","client":"emote-sim-bot/)" +
                       std::string(EMOTE_SIM_VERSION) + "\"";
   if (options.token) {
-    rapidjson::StringBuffer sb;
-    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-    w.String(options.token->c_str(), static_cast<rapidjson::SizeType>(options.token->size()));
-    hello += R"(,"token":)" + std::string(sb.GetString(), sb.GetSize());
+    hello += R"(,"token":)";
+    json::json_out(hello).str(*options.token);
   }
   hello += "}";
   if (!c.send_line(hello)) {
@@ -71,17 +71,21 @@ bot_result run_bot(const protocol::scenario& s, const bot_options& options) {
     return out;
   }
   rapidjson::Document welcome;
-  welcome.Parse(welcome_line->c_str());
-  if (welcome.HasParseError() || !welcome.IsObject() || !welcome.HasMember("op") ||
-      !welcome["op"].IsString() || std::string_view(welcome["op"].GetString()) != "welcome") {
+  if (json::parse_wire(*welcome_line, welcome) || string_member(welcome, "op") != "welcome") {
     out.failure = "the server refused the connection: " + *welcome_line;
     return out;
   }
-  if (!welcome.HasMember("clock") || std::string_view(welcome["clock"].GetString()) != "manual") {
+  if (string_member(welcome, "clock") != "manual") {
     out.failure = "the server runs a realtime clock; `bot` needs one started with --clock manual";
     return out;
   }
-  out.base_tick = welcome["tick"].GetInt64();
+  const auto* tick = json::find_member(welcome, "tick");
+  const auto base = tick != nullptr ? json::as_int64(*tick) : std::nullopt;
+  if (!base) {
+    out.failure = "the welcome has no tick: " + *welcome_line;
+    return out;
+  }
+  out.base_tick = *base;
   c.send_line(R"({"op":"subscribe","matrix":true})");
 
   std::size_t next = 0;

@@ -2,10 +2,9 @@
 // §8).
 #include "server/commands.hpp"
 
+#include "engine/json/wire_reader.hpp"
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
-
-#include <rapidjson/document.h>
 
 #include <cstdio>
 #include <fstream>
@@ -58,10 +57,10 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
   options.emotes = args.values("emotes");
   if (options.emotes.empty()) {
     rapidjson::Document cfg;
-    cfg.Parse(rec->header.config_json.c_str());
-    if (!cfg.HasParseError() && cfg.IsObject() && cfg.HasMember("emotes") &&
-        cfg["emotes"].IsString()) {
-      options.emotes.emplace_back(cfg["emotes"].GetString());
+    if (!json::parse_wire(rec->header.config_json, cfg)) {
+      if (const auto* e = json::find_member(cfg, "emotes"); e != nullptr && e->IsString()) {
+        options.emotes.emplace_back(e->GetString(), e->GetStringLength());
+      }
     }
   }
   auto text = protocol::recording_to_scenario(*rec, options);

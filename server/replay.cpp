@@ -6,9 +6,8 @@
 #include "server/dispatch.hpp"
 #include "server/recorder.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "engine/json/wire_reader.hpp"
+#include "engine/json/writer.hpp"
 
 #include <map>
 
@@ -16,30 +15,23 @@ namespace emote::server {
 
 namespace {
 
-std::string compact(const rapidjson::Value& v) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  v.Accept(w);
-  return {sb.GetString(), sb.GetSize()};
-}
-
 // The first differing event of two frame lines, as readable lines.
 std::string event_diff(const std::string& recorded, const std::string& replayed) {
   rapidjson::Document a;
   rapidjson::Document b;
-  a.Parse(recorded.c_str());
-  b.Parse(replayed.empty() ? R"({"events":[]})" : replayed.c_str());
-  if (a.HasParseError() || b.HasParseError() || !a.IsObject() || !b.IsObject() ||
-      !a.HasMember("events") || !b.HasMember("events") || !a["events"].IsArray() ||
-      !b["events"].IsArray()) {
+  const auto* ap = json::parse_wire(recorded, a) ? nullptr : json::find_member(a, "events");
+  const auto* bp = json::parse_wire(replayed.empty() ? R"({"events":[]})" : replayed, b)
+                       ? nullptr
+                       : json::find_member(b, "events");
+  if (ap == nullptr || bp == nullptr || !ap->IsArray() || !bp->IsArray()) {
     return "  recorded: " + recorded + "\n  replayed: " + replayed + "\n";
   }
-  const auto& ea = a["events"];
-  const auto& eb = b["events"];
+  const auto& ea = *ap;
+  const auto& eb = *bp;
   const rapidjson::SizeType n = std::max(ea.Size(), eb.Size());
   for (rapidjson::SizeType i = 0; i < n; ++i) {
-    const std::string x = i < ea.Size() ? compact(ea[i]) : std::string("(none)");
-    const std::string y = i < eb.Size() ? compact(eb[i]) : std::string("(none)");
+    const std::string x = i < ea.Size() ? json::to_json(ea[i]) : std::string("(none)");
+    const std::string y = i < eb.Size() ? json::to_json(eb[i]) : std::string("(none)");
     if (x != y) {
       return "  event " + std::to_string(i) + " of " + std::to_string(ea.Size()) +
              " recorded: " + x + "\n  event " + std::to_string(i) + " of " +

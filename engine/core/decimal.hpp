@@ -14,8 +14,10 @@ constexpr bool is_decimal_char(char c) noexcept {
 /// Whether `s` matches -?([0-9]+(\.[0-9]*)?|\.[0-9]+) exactly.
 bool is_plain_decimal(std::string_view s) noexcept;
 
-/// Parse a decimal number (no sign other than a leading '-', no exponent needed) to the nearest
-/// binary32, overflow to +-infinity. The text must already match the caller's grammar.
+/// The one decimal reader (JSON numbers, Molang numbers, coordinates): a decimal number (a
+/// leading '-', digits, an optional fraction, an optional exponent) to the nearest binary32,
+/// overflow to +-infinity, underflow to zero or a subnormal. The text must already match the
+/// caller's grammar.
 float decimal_to_float(std::string_view digits) noexcept;
 /// Same to the nearest binary64.
 double decimal_to_double(std::string_view digits) noexcept;

@@ -104,11 +104,16 @@ std::size_t sanitize_utf8(std::string_view in, std::string& out) {
 
 std::size_t utf16_length(std::string_view utf8) noexcept {
   std::size_t n = 0;
-  for (char ch : utf8) {
-    const auto b = static_cast<unsigned char>(ch);
-    if ((b & 0xC0) != 0x80) {
-      n += b >= 0xF0 ? 2 : 1;
+  for (std::size_t i = 0; i < utf8.size();) {
+    if (static_cast<unsigned char>(utf8[i]) < 0x80) {
+      ++n;
+      ++i;
+      continue;
     }
+    // An ill-formed sequence counts as the one U+FFFD it reads as.
+    const auto d = decode_utf8(utf8, i);
+    n += d.code_point >= 0x10000 ? 2 : 1;
+    i += d.length;
   }
   return n;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// UTF-8 decoding with the Unicode "maximal subpart" rule, which fixes how many U+FFFD an
-// ill-formed sequence becomes (formats.md §1.2).
+// The one UTF-8 decoder (JSON readers and writer, Molang lexer, identifiers), with the Unicode
+// "maximal subpart" rule, which fixes how many U+FFFD an ill-formed sequence becomes
+// (formats.md §1.2).
 
 #include <cstddef>
 #include <string>
@@ -24,7 +25,7 @@ std::size_t sanitize_utf8(std::string_view in, std::string& out);
 /// Append the UTF-8 form of `cp` (a scalar value).
 void append_utf8(std::string& out, char32_t cp);
 
-/// Number of UTF-16 code units of well-formed UTF-8 text.
+/// Number of UTF-16 code units of UTF-8 text (an ill-formed sequence counts as its U+FFFD).
 std::size_t utf16_length(std::string_view utf8) noexcept;
 
 } // namespace emote::core

@@ -326,6 +326,9 @@ private:
         } else if (cu >= 0xDC00 && cu <= 0xDFFF) {
           cp = 0xFFFD;
         }
+        if (cp == 0xFFFD && cu != 0xFFFD && dialect_ != source_dialect::emote_file) {
+          return fail("lone surrogate in a \\u escape");
+        }
         core::append_utf8(out, cp);
         break;
       }

@@ -5,6 +5,7 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace emote::json {
@@ -30,8 +31,12 @@ public:
   bool Int64(std::int64_t i) { return doc_.Int64(i); }
   bool Uint64(std::uint64_t u) { return doc_.Uint64(u); }
   bool Double(double d) { return doc_.Double(d); }
-  bool String(const char* s, rapidjson::SizeType n, bool copy) { return doc_.String(s, n, copy); }
-  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return doc_.Key(s, n, copy); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) {
+    return well_formed(s, n) && doc_.String(s, n, copy);
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) {
+    return well_formed(s, n) && doc_.Key(s, n, copy);
+  }
   bool StartObject() { return enter() && doc_.StartObject(); }
   bool EndObject(rapidjson::SizeType n) {
     --depth_;
@@ -71,8 +76,25 @@ public:
   }
 
   [[nodiscard]] bool too_deep() const noexcept { return too_deep_; }
+  [[nodiscard]] bool lone_surrogate() const noexcept { return lone_surrogate_; }
 
 private:
+  // RapidJSON refuses a lone high surrogate escape but writes a lone low one (`\uDC00`) into the
+  // string as ill-formed UTF-8 (ED B0 80). The raw text is validated, so a byte ED followed by
+  // A0..BF can only come from such an escape.
+  bool well_formed(const char* s, rapidjson::SizeType n) {
+    const char* end = s + n;
+    for (const char* p = s;
+         (p = static_cast<const char*>(std::memchr(p, 0xED, static_cast<std::size_t>(end - p))));) {
+      if (p + 1 < end && static_cast<unsigned char>(p[1]) >= 0xA0) {
+        lone_surrogate_ = true;
+        return false;
+      }
+      ++p;
+    }
+    return true;
+  }
+
   bool enter() {
     if (++depth_ > static_cast<unsigned>(max_depth)) {
       too_deep_ = true;
@@ -86,6 +108,7 @@ private:
   const std::vector<masked_number>* masked_;
   unsigned depth_ = 0;
   bool too_deep_ = false;
+  bool lone_surrogate_ = false;
 };
 
 constexpr unsigned parse_flags = rapidjson::kParseValidateEncodingFlag |
@@ -99,10 +122,12 @@ std::optional<json_parse_error> parse_text(std::string_view text, rapidjson::Doc
   rapidjson::Reader reader;
   rapidjson::ParseResult result;
   bool too_deep = false;
+  bool lone_surrogate = false;
   auto generate = [&](rapidjson::Document& target) {
     checked_handler handler(target, stream, masked);
     result = reader.Parse<parse_flags>(stream, handler);
     too_deep = handler.too_deep();
+    lone_surrogate = handler.lone_surrogate();
     return !result.IsError();
   };
   doc.SetNull();
@@ -114,6 +139,9 @@ std::optional<json_parse_error> parse_text(std::string_view text, rapidjson::Doc
     if (too_deep) {
       e.message = "JSON nested deeper than " + std::to_string(max_depth) + " levels at offset " +
                   std::to_string(e.offset);
+    } else if (lone_surrogate) {
+      e.message =
+          "invalid JSON at offset " + std::to_string(e.offset) + ": lone surrogate in a \\u escape";
     } else {
       e.message = "invalid JSON at offset " + std::to_string(e.offset) + ": " +
                   rapidjson::GetParseError_En(result.Code());

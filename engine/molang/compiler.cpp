@@ -1,5 +1,6 @@
 #include "engine/molang/compiler.hpp"
 
+#include "engine/core/utf8.hpp"
 #include "engine/molang/checks.hpp"
 #include "engine/molang/lexer.hpp"
 #include "engine/molang/lowering.hpp"
@@ -16,7 +17,7 @@ compile_output compile(std::string_view source, program_kind kind, symbol_table&
 compile_output compile(std::string_view source, program_kind kind, symbol_table& symbols,
                        const compile_options& options) {
   compile_output out;
-  if (utf16_length(source) > max_source_units) {
+  if (core::utf16_length(source) > max_source_units) {
     out.error = "invalid Molang program: expression exceeds 16384 characters";
     return out;
   }

@@ -1,5 +1,7 @@
 #include "engine/molang/lexer.hpp"
 
+#include "engine/core/decimal.hpp"
+#include "engine/core/utf8.hpp"
 #include "engine/molang/text.hpp"
 
 #include <charconv>
@@ -32,25 +34,6 @@ bool equals_lower(std::string_view word, std::string_view keyword) noexcept {
   return true;
 }
 
-/// Decimal digits with an optional fraction, no sign or exponent, correctly rounded. Too large a
-/// value is +inf (strtod's overflow), too small a one rounds to 0.
-double parse_decimal(std::string_view text) noexcept {
-  if (!text.empty() && text.back() == '.') {
-    text.remove_suffix(1);
-  }
-  double value = 0;
-  const auto [ptr, ec] =
-      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-  if (ec == std::errc::result_out_of_range) {
-    const auto point = text.find('.');
-    const auto whole = text.substr(0, point);
-    return whole.find_first_not_of('0') == std::string_view::npos
-               ? 0.0
-               : std::numeric_limits<double>::infinity();
-  }
-  return value;
-}
-
 class lexer {
 public:
   explicit lexer(std::string_view src) : src_(src) {}
@@ -67,11 +50,11 @@ public:
         return out;
       }
       const auto c = peek();
-      if (is_ascii_digit(c.code) || is_non_ascii_digit(c.code)) {
+      if (is_ascii_digit(c.code_point) || is_non_ascii_digit(c.code_point)) {
         lex_number(t, out);
-      } else if (is_letter(c.code)) {
+      } else if (is_letter(c.code_point)) {
         lex_word(t);
-      } else if (c.code == '\'') {
+      } else if (c.code_point == '\'') {
         if (!lex_string(t)) {
           out.error = "unterminated string";
           t.kind = token_kind::error;
@@ -88,12 +71,12 @@ public:
   }
 
 private:
-  decoded_char peek() const noexcept { return decode_utf8(src_, at_); }
+  core::utf8_decoded peek() const noexcept { return core::decode_utf8(src_, at_); }
 
   void advance() noexcept {
     const auto c = peek();
-    at_ += c.bytes;
-    if (c.code == '\n') {
+    at_ += c.length;
+    if (c.code_point == '\n') {
       ++line_;
       column_ = 1;
     } else {
@@ -101,7 +84,7 @@ private:
     }
   }
 
-  bool at_char(char32_t c) const noexcept { return at_ < src_.size() && peek().code == c; }
+  bool at_char(char32_t c) const noexcept { return at_ < src_.size() && peek().code_point == c; }
 
   void skip_space() noexcept {
     while (at_ < src_.size()) {
@@ -126,9 +109,9 @@ private:
     const auto digits = [&] {
       while (at_ < src_.size()) {
         const auto c = peek();
-        if (is_ascii_digit(c.code)) {
+        if (is_ascii_digit(c.code_point)) {
           advance();
-        } else if (is_non_ascii_digit(c.code)) {
+        } else if (is_non_ascii_digit(c.code_point)) {
           foreign = true;
           advance();
         } else {
@@ -147,15 +130,17 @@ private:
       return;
     }
     t.kind = token_kind::number;
-    t.number = parse_decimal(src_.substr(t.begin, at_ - t.begin));
+    // Digits with an optional fraction (`1.` included), correctly rounded: the one decimal
+    // reader (too large a value is +inf).
+    t.number = core::decimal_to_double(src_.substr(t.begin, at_ - t.begin));
   }
 
   void lex_word(token& t) {
     while (at_ < src_.size()) {
       const auto c = peek();
-      if (is_letter(c.code) || is_ascii_digit(c.code)) {
+      if (is_letter(c.code_point) || is_ascii_digit(c.code_point)) {
         advance();
-      } else if (is_non_ascii_digit(c.code)) {
+      } else if (is_non_ascii_digit(c.code_point)) {
         t.non_ascii_digit = true;
         advance();
       } else {
@@ -201,7 +186,7 @@ private:
         t.kind = single;
       }
     };
-    switch (c.code) {
+    switch (c.code_point) {
     case '!':
       two('=', token_kind::bang_eq, token_kind::bang);
       return;
@@ -279,16 +264,16 @@ private:
       break;
     }
     t.kind = token_kind::error;
-    if (c.code >= 0x20 && c.code < 0x7F) {
+    if (c.code_point >= 0x20 && c.code_point < 0x7F) {
       out.error = "unexpected character '";
-      out.error += static_cast<char>(c.code);
+      out.error += static_cast<char>(c.code_point);
       out.error += '\'';
     } else {
       static constexpr char hex[] = "0123456789ABCDEF";
       out.error = "unexpected character U+";
-      const int width = c.code > 0xFFFF ? 6 : 4;
+      const int width = c.code_point > 0xFFFF ? 6 : 4;
       for (int i = width - 1; i >= 0; --i) {
-        out.error += hex[(c.code >> (4 * i)) & 0xF];
+        out.error += hex[(c.code_point >> (4 * i)) & 0xF];
       }
     }
   }

@@ -168,3 +168,64 @@ TEST_CASE("JSON: compact writer and text equality") {
   CHECK_FALSE(json_equal(a.root, c.root));
   CHECK_FALSE(json_equal(parse("\"1\"").root, parse("1").root));
 }
+
+TEST_CASE("JSON dialects: relaxed and strict") {
+  using emote::json::source_dialect;
+  const auto relaxed = [](const std::string& s) {
+    return parse_source(s, source_dialect::relaxed);
+  };
+  const auto strict = [](const std::string& s) { return parse_source(s, source_dialect::strict); };
+  // Comments and trailing commas: accepted silently by relaxed, refused by strict.
+  auto r = relaxed("// c\n{\"a\": [1, 2,], /* x */}");
+  REQUIRE(r.ok);
+  CHECK(r.warnings.empty());
+  CHECK(strict("// c\n{}").error.message == "invalid JSON: comments are not allowed");
+  CHECK(strict("[1,]").error.message == "invalid JSON: trailing commas are not allowed");
+  CHECK(strict("[1,]").error.column == 3);
+  // Non-finite literals, lone surrogates and ill-formed UTF-8 are errors outside emote files.
+  CHECK(relaxed("[NaN]").error.message == "invalid JSON: non-finite numbers are not allowed");
+  CHECK(strict("[-Infinity]").error.message == "invalid JSON: non-finite numbers are not allowed");
+  CHECK(relaxed(R"(["\uDC00"])").error.message == "invalid JSON: lone surrogate in a \\u escape");
+  CHECK(parse_source(R"(["\uDC00"])").ok);
+  const auto bad = relaxed("{\n  \"a\": \"x\xFFy\"}");
+  CHECK(bad.error.message == "invalid JSON: ill-formed UTF-8");
+  CHECK(bad.error.line == 2);
+  CHECK(bad.error.column == 10);
+  // Duplicate keys: an error naming the key in relaxed, last value wins (warned) in strict.
+  const auto dup = relaxed("{\"a\": 1,\n \"a\": 2}");
+  CHECK(dup.error.message == "duplicate key");
+  CHECK(dup.error.path == "$.a");
+  CHECK(dup.error.line == 2);
+  const auto sdup = strict("{\"a\": 1, \"a\": 2}");
+  REQUIRE(sdup.ok);
+  CHECK(sdup.root.find("a")->as_number() == 2);
+  // A BOM is skipped by relaxed, an error in strict.
+  CHECK(relaxed("\xEF\xBB\xBF{}").ok);
+  CHECK_FALSE(strict("\xEF\xBB\xBF{}").ok);
+}
+
+TEST_CASE("JSON numbers keep exact integers; find_path locates values") {
+  const auto r = parse_source(
+      R"({"n": [9007199254740993, -9223372036854775808, 18446744073709551615, 18446744073709551616, -0, 1e400], "a.b": {"c": [true]}})");
+  REQUIRE(r.ok);
+  const auto& n = r.root.find("n")->as_array();
+  CHECK(n[0].number().form == number_form::unsigned_integer);
+  CHECK(n[0].number().bits == 9007199254740993ULL);
+  CHECK(n[0].number().as_int64() == 9007199254740993LL);
+  CHECK(n[1].number().form == number_form::signed_integer);
+  CHECK(n[1].number().as_int64() == INT64_MIN);
+  CHECK(n[2].number().bits == UINT64_MAX);
+  CHECK_FALSE(n[2].number().as_int64());
+  CHECK(n[3].number().form == number_form::real);
+  CHECK(n[4].number().form == number_form::real);
+  CHECK(std::signbit(n[4].as_number()));
+  CHECK(std::isinf(n[5].as_number()));
+  CHECK(to_json(r.root.find("n")->as_array()[0]) == "9007199254740993");
+  const auto* v = find_path(r.root, "$.a.b.c[0]");
+  REQUIRE(v != nullptr);
+  CHECK(v->is_bool());
+  CHECK(v->column == 118);
+  CHECK(find_path(r.root, "$.n[6]") == nullptr);
+  CHECK(find_path(r.root, "$.a") == nullptr);
+  CHECK(find_path(r.root, "$") == &r.root);
+}

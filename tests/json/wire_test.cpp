@@ -249,3 +249,14 @@ TEST_CASE("the integer fast path writes exactly what to_chars would") {
   CHECK(f32s(100000.0F) == "1e+05");
   CHECK(f64s(1e6) == "1e+06");
 }
+
+TEST_CASE("lone surrogate escapes are refused, pairs are read") {
+  rapidjson::Document d;
+  auto e = parse_wire(R"(["\uDC00"])", d);
+  REQUIRE(e);
+  CHECK(e->message.find("lone surrogate") != std::string::npos);
+  CHECK(parse_wire(R"({"\uDFFF":1})", d));
+  CHECK(parse_wire(R"(["\uD800"])", d));
+  REQUIRE_FALSE(parse_wire(R"(["\uD83D\uDE00 \u00e9\ud7ff\ue000"])", d));
+  CHECK(std::string_view(d[0].GetString()) == "\xF0\x9F\x98\x80 \xC3\xA9\xED\x9F\xBF\xEE\x80\x80");
+}

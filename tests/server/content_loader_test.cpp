@@ -131,3 +131,23 @@ TEST_CASE("a missing folder is an error") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().ends_with(": not a folder"));
 }
+
+TEST_CASE("emote.info metadata numbers follow the wire number rules") {
+  // docs/protocol-format.md "Numbers": -0.0 keeps its sign, large values use an exponent, every
+  // number is the shortest round-trip form; integers keep every digit.
+  std::string doc = tiny_animation;
+  const std::string from = R"("tags": ["x"])";
+  doc.replace(doc.find(from), from.size(),
+              R"("zero": -0.0, "neg": -0, "big": 1e15, "one": 1.0, "tenth": 0.1, )"
+              R"("id": 12345678901234567890, "huge": 1e400)");
+  auto loader = server::make_content_loader();
+  auto loaded = loader->load({}, {}, {});
+  REQUIRE(loaded.ok());
+  auto added = loader->add(*loaded->catalog, doc, {});
+  REQUIRE(added.ok());
+  auto info = loader->info(*added->catalog, "api:blink");
+  REQUIRE(info);
+  CHECK(info->metadata_json ==
+        R"({"name":"Blink","description":"","zero":-0.0,"neg":-0.0,"big":1e+15,"one":1,)"
+        R"("tenth":0.1,"id":12345678901234567890,"huge":null})");
+}

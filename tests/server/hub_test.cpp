@@ -6,6 +6,7 @@
 // real Engine in server_engine_test.cpp.
 #include "server/hub.hpp"
 
+#include "engine/json/wire_reader.hpp"
 #include "protocol/recording.hpp"
 #include "server/line_client.hpp"
 #include "synthetic_host.hpp"
@@ -15,7 +16,6 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <rapidjson/document.h>
 
 #include <atomic>
 #include <cmath>
@@ -40,8 +40,7 @@ namespace {
 
 rapidjson::Document parse(const std::string& line) {
   rapidjson::Document d;
-  d.Parse(line.c_str());
-  REQUIRE_MESSAGE(!d.HasParseError(), line);
+  REQUIRE_MESSAGE(!emote::json::parse_wire(line, d), line);
   REQUIRE_MESSAGE(d.IsObject(), line);
   return d;
 }
