@@ -19,14 +19,40 @@ std::string iso8601_now() {
   return buf;
 }
 
+std::filesystem::path kept_recording_path(const std::filesystem::path& file) {
+  std::error_code ec;
+  for (std::uint64_t n = 1;; ++n) {
+    auto candidate = file;
+    candidate += "." + std::to_string(n);
+    if (!std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) {
+      return candidate;
+    }
+  }
+}
+
 core::result<std::unique_ptr<recorder>, std::string>
 recorder::open(const std::filesystem::path& file, const protocol::recording_header& header,
                bool with_frames) {
-  std::FILE* f = std::fopen(file.c_str(), "wb");
+  // Never overwrite: a recording already at `file` (a crash's, before a supervisor restarted the
+  // server) is kept under the first free FILE.N.
+  std::error_code ec;
+  std::filesystem::path kept;
+  if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
+    kept = kept_recording_path(file);
+    std::filesystem::rename(file, kept, ec);
+    if (ec) {
+      return failure{"cannot keep the previous recording '" + file.string() + "' as '" +
+                     kept.string() + "': " + ec.message()};
+    }
+    spdlog::info("the previous recording {} was kept as {}", file.string(), kept.string());
+  }
+  // "x": exclusive; a file that appeared since is not truncated either.
+  std::FILE* f = std::fopen(file.c_str(), "wbx");
   if (f == nullptr) {
     return failure{"cannot create recording '" + file.string() + "': " + std::strerror(errno)};
   }
   std::unique_ptr<recorder> r(new recorder(f, file, with_frames));
+  r->kept_ = std::move(kept);
   protocol::append_header(r->pending_, header);
   if (!r->flush()) {
     return failure{"cannot write recording '" + file.string() + "'"};

@@ -24,7 +24,8 @@ inline constexpr std::uint64_t server_conn = 0;
 
 class recorder {
 public:
-  /// Create (truncate) `file` and write the header.
+  /// Create `file` and write the header. A file already there is never overwritten: it is renamed
+  /// to the first free `FILE.1`, `FILE.2`, ... (`kept()`), and the rename is logged.
   static core::result<std::unique_ptr<recorder>, std::string>
   open(const std::filesystem::path& file, const protocol::recording_header& header,
        bool with_frames);
@@ -44,16 +45,22 @@ public:
 
   [[nodiscard]] const std::filesystem::path& file() const noexcept { return file_; }
   [[nodiscard]] std::uint64_t bytes_written() const noexcept { return written_; }
+  /// Where the recording previously at file() was kept; empty when there was none.
+  [[nodiscard]] const std::filesystem::path& kept() const noexcept { return kept_; }
 
 private:
   recorder(std::FILE* f, std::filesystem::path file, bool with_frames);
   std::FILE* f_;
   std::filesystem::path file_;
+  std::filesystem::path kept_;
   bool with_frames_;
   bool failed_ = false;
   std::string pending_;
   std::uint64_t written_ = 0;
 };
+
+/// The first of `FILE.1`, `FILE.2`, ... that does not exist.
+std::filesystem::path kept_recording_path(const std::filesystem::path& file);
 
 /// The current UTC time as ISO 8601 with seconds (`2026-01-31T12:00:00Z`), for the header.
 std::string iso8601_now();
