@@ -1,7 +1,7 @@
 # emote-sim: a slim runtime image with the default configuration and the sample emotes.
 #   docker build -t emote-sim .
 #   docker run --rm -p 127.0.0.1:25580:25580 emote-sim
-# See docs/deployment.md for running it as a sidecar.
+# See docs/guide/deployment.md for running it as a sidecar.
 
 # ---- build -------------------------------------------------------------------------------------
 FROM debian:bookworm AS build

@@ -1,6 +1,6 @@
-// Loading speed (docs/performance.md, "Loading"): the whole real corpus from disk and from memory,
-// the bundled samples, and the JSON reader alone. The corpus is read from ../shared next to the
-// repository (or $EMOTE_SIM_CORPUS); without it those benchmarks report an error and skip.
+// Loading speed (docs/guide/performance.md "Loading"): the whole real corpus from disk and from
+// memory, the bundled samples, and the JSON reader alone. The corpus is read from ../shared next to
+// the repository (or $EMOTE_SIM_CORPUS); without it those benchmarks report an error and skip.
 #include "engine/content/loader.hpp"
 #include "engine/json/source_reader.hpp"
 

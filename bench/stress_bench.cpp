@@ -1,6 +1,6 @@
-// The full stress tick (docs/performance.md): N instances of the real corpus's Animations advance
-// one tick and emit (sim::stress_run), and the frame is encoded once. Fan-out is `emote-sim
-// stress`'s to measure. The corpus is read from ../shared next to the repository (or
+// The full stress tick (docs/guide/performance.md): N instances of the real corpus's Animations
+// advance one tick and emit (sim::stress_run), and the frame is encoded once. Fan-out is
+// `emote-sim stress`'s to measure. The corpus is read from ../shared next to the repository (or
 // $EMOTE_SIM_CORPUS); without it the benchmarks report an error and skip.
 #include "engine/content/loader.hpp"
 #include "engine/content/model.hpp"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A crowd of players playing random emotes on an emote-sim server (docs/protocol.md, "Bots").
+"""A crowd of players playing random emotes on an emote-sim server
+(docs/guide/proxy-and-bots.md "Bots and scenarios").
 
     python3 scripts/bot_crowd.py --connect 127.0.0.1:25580 --players 20 --seconds 30
 

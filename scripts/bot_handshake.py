@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Two players shaking hands on an emote-sim server (docs/protocol.md, "Bots").
+"""Two players shaking hands on an emote-sim server (docs/guide/proxy-and-bots.md
+"Bots and scenarios").
 
     python3 scripts/bot_handshake.py --connect 127.0.0.1:25580
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A small client for the emote-sim NDJSON protocol (docs/protocol.md). Python 3 standard library only.
+"""A small client for the emote-sim NDJSON protocol (docs/guide/proxy-and-bots.md). Python 3
+standard library only.
 
     from emote_sim_client import Client
 

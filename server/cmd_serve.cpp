@@ -36,7 +36,7 @@ constexpr const char* serve_help =
                        [--clock realtime|manual] [--tps N] [--seed N]
                        [--record FILE [--record-frames]] [--metrics HOST:PORT] [--log-level L]
 
-Starts the NDJSON socket server (docs/protocol.md). Configuration precedence: built-in defaults <
+Starts the NDJSON socket server (docs/guide/proxy-and-bots.md). Precedence: built-in defaults <
 --config FILE (or EMOTE_SIM_CONFIG) < EMOTE_SIM_<KEY> environment variables < these options.
 
   --config FILE       JSON configuration (config/emote-sim.json shows every key)

@@ -32,10 +32,10 @@ constexpr const char* stress_help =
                         [--reference]
 
 Plays N instances of the loaded Animations (fixed-seed assignment, start phases and grid of
-docs/players.md §8.3) at 20 TPS; every tick's frame is encoded once and read by R in-memory
+docs/spec/players.md §8.3) at 20 TPS; every tick's frame is encoded once and read by R in-memory
 recipients. Prints instances, peak displays, ticks sampled, MSPT avg / p95 / max, estimated
 TPS, the time split (engine, encode, fan-out), traffic, a checksum of every frame byte and the
-peak resident memory. Figures and what they mean: docs/performance.md.
+peak resident memory. Figures and what they mean: docs/guide/performance.md.
 
   --time T          test length: ticks (600t) or seconds (30s); default 30s
   --instances N     animation instances, 1..1000000 (default 100)

@@ -27,7 +27,7 @@ constexpr std::array<command_entry, 8> commands{{
      "record-to-scenario RECORDING [--out FILE]            a recording's input as a scenario"},
     {"stress", cmd_stress,
      "stress  [--time 30s] [--instances N] [--recipients R] [--emotes DIR] [--json]\n"
-     "                                                the stress test (docs/performance.md)"},
+     "                                                the stress test (docs/guide/performance.md)"},
 }};
 
 void print_help(std::FILE* out) {
