@@ -23,7 +23,7 @@ namespace {
 using rapidjson::Value;
 using F = api::player_fields;
 
-/// Cells one world.blocks request may touch (protocol-format.md "world.blocks").
+/// Cells one world.blocks request may touch (docs/guide/wire-format.md "Client ops").
 constexpr std::uint64_t max_block_cells = std::uint64_t{1} << 24;
 
 std::string_view sv(const Value& v) {

@@ -355,8 +355,8 @@ struct sequence {
   std::vector<std::pair<std::int32_t, std::int32_t>> union_source;
   skin_layout skin; ///< the common layout; `node` indexes node_union
 
-  /// Preview lengths of §5.4 (first candidates). Linear: `steps`. Two-player: the offer (its D),
-  /// `matched` and `timeout`.
+  /// Preview lengths of formats.md §5.4 (first candidates). Linear: `steps`. Two-player: the offer
+  /// (its D), `matched` and `timeout`.
   std::int64_t steps_length = 0;
   std::int64_t offer_length = 0;
   std::int64_t matched_length = 0;

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view partner_prefix = "__partner__";
 constexpr std::int64_t max_length = 2147483647;
 
-// Java Math.round for the non-negative values of §6: floor(x + 1/2) computed exactly.
+// Java Math.round for the non-negative values of formats.md §6: floor(x + 1/2) computed exactly.
 std::int64_t java_round(double x) {
   const double f = std::floor(x);
   return static_cast<std::int64_t>(x - f >= 0.5 ? f + 1 : f);
@@ -356,7 +356,7 @@ std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animatio
     cand.animation_index = ai;
   }
 
-  // 5. Preview lengths (§5.4).
+  // 5. Preview lengths (formats.md §5.4).
   auto preview = [](const std::vector<step>& list, bool pose) {
     std::int64_t offset = 0;
     for (const auto& st : list) {

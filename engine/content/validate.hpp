@@ -27,7 +27,7 @@ struct reference {
 };
 
 struct checked_file {
-  core::diagnostics dialect_warnings;    ///< §1.3 (a): whenever the JSON parsed
+  core::diagnostics dialect_warnings;    ///< formats.md §1.3 (a): whenever the JSON parsed
   core::diagnostics warnings;            ///< (b)-(d): only meaningful when !error
   std::optional<core::diagnostic> error; ///< the per-file error, if any
   std::string id;                        ///< set when the file passed stage 2
@@ -60,17 +60,18 @@ void check_animation(const json_value& root, checker& c, checked_file& out,
                      const check_options& options);
 void check_sequence(const json_value& root, checker& c, checked_file& out);
 
-/// The skin layout of a node list (§6). Overflowing groups are reported through `overflow`
-/// ("too many skin segments for <participant> <part>: <n>"), in (participant, part) order.
+/// The skin layout of a node list (formats.md §6). Overflowing groups are reported through
+/// `overflow` ("too many skin segments for <participant> <part>: <n>"), in (participant, part)
+/// order.
 skin_layout compute_skin_layout(const std::vector<node>& nodes,
                                 std::vector<std::string>* overflow = nullptr);
 
-/// Partner duplication (§5.2) of an Animation's nodes.
+/// Partner duplication (formats.md §5.2) of an Animation's nodes.
 std::vector<node> expand_partner(const animation& a);
 
 using animation_lookup = std::function<std::shared_ptr<const animation>(std::string_view)>;
 
-/// §5: resolve a checked Sequence against the resolution set. On success fills in the
+/// formats.md §5: resolve a checked Sequence against the resolution set. On success fills in the
 /// Sequence's references and resolved data; on failure returns the error.
 std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animation_lookup& lookup);
 

@@ -1,5 +1,5 @@
 #pragma once
-// result<T, E>: a value or an error, for errors as values (DESIGN.md "Style").
+// result<T, E>: a value or an error, for errors as values (docs/architecture.md "Style").
 
 #include <cassert>
 #include <type_traits>

@@ -44,7 +44,7 @@ enum class binary_op : std::uint8_t {
   arrow,
 };
 
-/// Precedence level of §2.3 (2 = `??` ... 9 = `->`).
+/// Precedence level of molang.md §2.3 (2 = `??` ... 9 = `->`).
 int level(binary_op op) noexcept;
 
 struct node {

@@ -14,7 +14,8 @@ namespace emote::molang {
 
 inline constexpr std::size_t max_source_units = 16384;
 
-/// A §3.8 quirk: `message` is "<gist>: at <line>:<col>" (position within the source string).
+/// A molang.md §3.8 quirk: `message` is "<gist>: at <line>:<col>" (position within the source
+/// string).
 struct quirk_warning {
   std::string message;
   std::string_view gist; ///< the gist alone (a static string)

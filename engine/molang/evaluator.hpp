@@ -17,7 +17,7 @@ struct eval_result {
   eval_status status = eval_status::ok;
 };
 
-/// §6: loop iterations plus die_roll/die_roll_integer draws of one evaluation.
+/// molang.md §6: loop iterations plus die_roll/die_roll_integer draws of one evaluation.
 inline constexpr std::uint64_t iteration_budget = 1'000'000;
 /// (sim) Block invocations by call or branch rule in one evaluation (stored blocks can recurse).
 inline constexpr std::uint64_t invocation_budget = 1'000'000;

@@ -86,7 +86,7 @@ int arity(math_member m) noexcept;
 /// True for the random functions (they draw from the generator).
 bool is_random(math_member m) noexcept;
 
-/// The easing curve families and their three forms (§4.1).
+/// The easing curve families and their three forms (molang.md §4.1).
 enum class ease_family : std::uint8_t {
   quad,
   cubic,
@@ -139,9 +139,10 @@ double ease(ease_family f, ease_form form, double a, double b, double t) noexcep
 
 } // namespace math
 
-// ---- random primitives (§4.2) -----------------------------------------------------------------
+// ---- random primitives (molang.md §4.2) ---------------------------------------------------------
 
-/// Counts loop iterations and die-roll draws of one evaluation against the run-time budget (§6).
+/// Counts loop iterations and die-roll draws of one evaluation against the run-time budget
+/// (molang.md §6).
 struct draw_budget {
   std::uint64_t used = 0;
   std::uint64_t limit = 1'000'000;
@@ -195,7 +196,7 @@ std::int32_t java_i32(double x) noexcept;
 double java_ulp(double x) noexcept;
 /// The loop count of `loop(c, body)`: clamp(Math.round((float) c), 0, 1024).
 int loop_count(double c) noexcept;
-/// NaN, ±inf -> +0.0; every other value (including -0.0) unchanged (§3.1).
+/// NaN, ±inf -> +0.0; every other value (including -0.0) unchanged (molang.md §3.1).
 inline double normalize(double x) noexcept {
   return (x - x == 0.0) ? x : 0.0; // x - x is NaN exactly for NaN and ±inf
 }

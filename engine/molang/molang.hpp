@@ -1,5 +1,6 @@
 #pragma once
-// The Molang dialect of the Emote mod (docs/molang.md, spec molang.md): the public facade.
+// The Molang dialect of the Emote mod (spec docs/spec/molang.md, notes
+// docs/guide/molang-implementation.md): the public facade.
 //
 //   symbol_table symbols;                       // one per Animation, shared by all its strings
 //   auto out = compile("v.x = q.anim_time * 2", program_kind::program, symbols);

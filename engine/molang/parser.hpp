@@ -13,7 +13,7 @@
 
 namespace emote::molang {
 
-/// A quirk warning found while parsing (§3.8); `tok` locates it.
+/// A quirk warning found while parsing (molang.md §3.8); `tok` locates it.
 struct parse_warning {
   std::string_view gist;
   std::uint32_t tok = 0;
@@ -22,7 +22,7 @@ struct parse_warning {
 struct parse_output {
   ast tree;
   std::string error;     ///< "<detail> at <line>:<col>"; empty on success
-  bool too_deep = false; ///< nesting depth > 256 (§2.5); only set when there is no error
+  bool too_deep = false; ///< nesting depth > 256 (molang.md §2.5); only set when there is no error
   std::vector<parse_warning> warnings;
 };
 
@@ -31,7 +31,8 @@ inline constexpr int max_nesting = 256;
 /// Parse the tokens of `source`; names and strings are interned into `symbols`.
 parse_output parse(const lex_result& tokens, std::string_view source, symbol_table& symbols);
 
-/// Apply N1-N3 (§2.4) to the whole tree, recording "parentheses ignored by ternary regrouping".
+/// Apply N1-N3 (molang.md §2.4) to the whole tree, recording "parentheses ignored by ternary
+/// regrouping".
 void normalize(ast& tree, std::vector<parse_warning>& warnings);
 
 } // namespace emote::molang

@@ -73,7 +73,7 @@ struct code_unit {
   bool top_level = false;
 };
 
-/// Stores an object value can denote (§3.2).
+/// Stores an object value can denote (molang.md §3.2).
 enum class store : std::uint8_t { variable, query, temp, math };
 
 class program {

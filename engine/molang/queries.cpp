@@ -225,7 +225,7 @@ double scalar_value(scalar_query q, const frame_queries& frame,
     break;
   }
   if (player == nullptr) {
-    return 0.0; // a playback without a player (stress instance): every §5.2 scalar is 0
+    return 0.0; // a playback without a player (stress instance): every molang.md §5.2 scalar is 0
   }
   const player_view& p = *player;
   const auto& m = p.velocity;

@@ -14,7 +14,7 @@
 
 namespace emote::molang {
 
-/// §5.1: set by the playback before `initialize`, before every frame and per channel.
+/// molang.md §5.1: set by the playback before `initialize`, before every frame and per channel.
 struct frame_queries {
   double anim_time = 0;
   double life_time = 0;
@@ -34,8 +34,9 @@ struct item_view {
   [[nodiscard]] bool empty() const noexcept { return name.empty(); }
 };
 
-/// Every input of §5.2/§5.3 for the playback's initiator (players.md §1.1 plus the Molang-only
-/// fields). Defaults are the join defaults. A null `const player_view*` means "no player".
+/// Every input of molang.md §5.2/§5.3 for the playback's initiator (players.md §1.1 plus the
+/// Molang-only fields). Defaults are the join defaults. A null `const player_view*` means "no
+/// player".
 struct player_view {
   core::dvec3 position;
   core::dvec3 velocity; ///< m, blocks per tick
@@ -94,7 +95,7 @@ struct player_view {
   }
 };
 
-/// The 56 scalar queries (§5.1 then §5.2 order).
+/// The 56 scalar queries (molang.md §5.1 then §5.2 order).
 enum class scalar_query : std::uint8_t {
   anim_time,
   life_time,
@@ -155,7 +156,7 @@ enum class scalar_query : std::uint8_t {
 };
 inline constexpr int scalar_query_count = static_cast<int>(scalar_query::item_is_charged) + 1;
 
-/// The 11 query functions (§5.3).
+/// The 11 query functions (molang.md §5.3).
 enum class query_function : std::uint8_t {
   any,
   all,
@@ -197,7 +198,7 @@ std::string_view name(query_function f) noexcept;
 /// A scalar's value (not yet normalised) for the frame and player (null = no player).
 double scalar_value(scalar_query q, const frame_queries& frame, const player_view* player) noexcept;
 
-/// The slot a query-function argument names (§5.3 slot(s)).
+/// The slot a query-function argument names (molang.md §5.3 slot(s)).
 enum class slot : std::uint8_t { main_hand, off_hand, head, chest, legs, feet, none };
 /// slot(s) for a string argument (exact code units).
 slot slot_from_string(std::string_view s) noexcept;

@@ -18,7 +18,7 @@ namespace emote::molang {
 using name_id = std::uint32_t;
 using string_id = std::uint32_t;
 
-/// What a name means as the root of a path (§3.2): `math`, `v`/`variable`, `q`/`query`,
+/// What a name means as the root of a path (molang.md §3.2): `math`, `v`/`variable`, `q`/`query`,
 /// `t`/`temp`, or anything else (0).
 enum class root_kind : std::uint8_t { other, math, variable, query, temp };
 
@@ -44,7 +44,7 @@ public:
   [[nodiscard]] int query(name_id id) const noexcept { return names_[id].query; }
   /// The name's meaning as a path root.
   [[nodiscard]] root_kind root(name_id id) const noexcept { return names_[id].root; }
-  /// slot(s) of a string argument (§5.3).
+  /// slot(s) of a string argument (molang.md §5.3).
   [[nodiscard]] molang::slot slot(string_id id) const noexcept { return strings_[id].slot; }
 
 private:

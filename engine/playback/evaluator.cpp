@@ -63,7 +63,7 @@ bool evaluator::run(const content::program_ptr& p, const eval_env& env, double& 
   if (!molang_.run(*p, queries_, env.player, *env.rng, out)) {
     return false;
   }
-  // Molang normalises every number; anything else is an internal failure (§2.8).
+  // Molang normalises every number; anything else is an internal failure (playback.md §2.8).
   return std::isfinite(out);
 }
 
@@ -145,7 +145,7 @@ bool evaluator::apply_nbt(std::int32_t node, std::int64_t t, const eval_env& env
         return false;
       }
       if (x != std::rint(x) || x < 0.0 || x >= static_cast<double>(kf.options.size())) {
-        return false; // selector outside its options (§2.7)
+        return false; // selector outside its options (playback.md §2.7)
       }
       core::merge_into(s.nbt, kf.options[static_cast<std::size_t>(x)]);
     }

@@ -236,7 +236,7 @@ void playback::apply_nbt(const evaluator& ev) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// command events (§5)
+// command events (playback.md §5)
 
 void playback::fire_timeline(const prepared_animation& pa, std::size_t& cursor, std::int64_t local,
                              tick_context& ctx) {
@@ -283,7 +283,7 @@ void playback::run_event(const content::command_event& ev, const prepared_animat
     break;
   }
   }
-  // Origin (§5.2): O·offset in f32, added to the base in f64.
+  // Origin (playback.md §5.2): O·offset in f32, added to the base in f64.
   const float ox = static_cast<float>(ev.offset[0]);
   const float oy = static_cast<float>(ev.offset[1]);
   const float oz = static_cast<float>(ev.offset[2]);
@@ -376,7 +376,7 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
     std::int64_t t0 = 0;
     std::int32_t n = 0;
     if (a.settings.mode == content::playback_mode::server_sync) {
-      // Snapshot (§1.2): phase-locked to the world's game time.
+      // Snapshot (playback.md §1.2): phase-locked to the world's game time.
       const std::int64_t d = a.duration.count();
       const std::int64_t c = d + a.settings.loop_delay.count();
       const std::int64_t p = floor_mod(info_.game_time, c);
@@ -470,7 +470,7 @@ void playback::follow(const tick_context& ctx, const core::dvec3& feet, float ya
   if (!started_ || !follows() || ctx.tick == start_tick_) {
     return;
   }
-  // (a) root follow (§4.8): only with movement_distance 0.
+  // (a) root follow (playback.md §4.8): only with movement_distance 0.
   root& scene = roots_[idx(api::space::scene)];
   if (emote_->player().stop_conditions.movement_distance == 0.0 && !(feet == scene.position)) {
     if (emote_->two_player()) {
@@ -485,7 +485,7 @@ void playback::follow(const tick_context& ctx, const core::dvec3& feet, float ya
       }
     }
   }
-  // (b) view follow (§4.7).
+  // (b) view follow (playback.md §4.7).
   const auto dz = static_cast<float>(deadzone_);
   view_yaw_ = math::follow_view_yaw(view_yaw_, yaw, dz);
   rel_ = math::wrap_degrees(view_yaw_ - scene.yaw);
@@ -580,7 +580,7 @@ void playback::advance_animation(tick_context& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// compiled Sequences (§3.5)
+// compiled Sequences (playback.md §3.5)
 
 bool playback::start_compiled(std::span<const content::step> steps, bool have_pose,
                               api::branch which, tick_context& ctx) {

@@ -92,11 +92,11 @@ public:
   [[nodiscard]] bool offer_complete() const noexcept { return offer_complete_; }
   /// Advances done since the start (`state.get` tick).
   [[nodiscard]] std::int64_t ticks_advanced() const noexcept { return advanced_; }
-  /// Whether root and view follow the initiator (§4.7, §4.8, players.md §7.9).
+  /// Whether root and view follow the initiator (playback.md §4.7, §4.8, players.md §7.9).
   [[nodiscard]] bool follows() const noexcept;
   [[nodiscard]] float view_yaw() const noexcept { return view_yaw_; }
   [[nodiscard]] float relative_yaw() const noexcept { return rel_; }
-  /// The rotation_deadzone in effect (§3.6).
+  /// The rotation_deadzone in effect (playback.md §3.6).
   [[nodiscard]] double rotation_deadzone() const noexcept { return deadzone_; }
   [[nodiscard]] const root& space_root(api::space s) const noexcept {
     return roots_[static_cast<std::size_t>(s)];
@@ -124,7 +124,7 @@ public:
   /// stay; changed values go out as updates). False on a run-time failure.
   bool rewind(tick_context& ctx);
   /// P3c: on the first call after the start tick, handles take their effective visibility
-  /// (§4.6).
+  /// (playback.md §4.6).
   void release_deferred_visibility(const tick_context& ctx) noexcept;
   /// P3d: one advance. Nothing once finished, failed, stopped, while WAITING, or in the tick the
   /// playback (or its branch) started.

@@ -95,7 +95,7 @@ prepared_animation::prepared_animation(std::shared_ptr<const content::animation>
     has_molang_ = has_molang_ || p.has_vector_molang || other_molang;
     p.constant_local = default_local(node.transform);
   }
-  // Evaluation order (§2.1): declaration order, parents first; partner copies mirror.
+  // Evaluation order (playback.md §2.1): declaration order, parents first; partner copies mirror.
   std::vector<char> visited(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     if (prepared_[i].mirror_of >= 0) {

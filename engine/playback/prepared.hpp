@@ -1,8 +1,8 @@
 #pragma once
-// Prepared content (DESIGN.md "Bake at load"): per Animation the evaluation order, the node
-// chains, constant local matrices and, for Molang-free node chains, the world matrix of every
-// tick 0..D computed once with the runtime code path (so baked and evaluated poses are equal bit
-// for bit). Per emote the node union, its handles, default pose, skins and timings.
+// Prepared content (docs/architecture.md "Performance": bake at load): per Animation the evaluation
+// order, the node chains, constant local matrices and, for Molang-free node chains, the world
+// matrix of every tick 0..D computed once with the runtime code path (so baked and evaluated poses
+// are equal bit for bit). Per emote the node union, its handles, default pose, skins and timings.
 //
 // A `library` prepares every entry of one catalog once; playbacks share it read-only.
 

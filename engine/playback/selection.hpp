@@ -60,7 +60,7 @@ struct session_generators {
 };
 session_generators make_session_generators(std::int64_t server_seed, std::int64_t session_number);
 
-/// pick(C, ex) of §3.2: the index of the chosen candidate. `ex` < 0 excludes nothing.
+/// pick(C, ex) of playback.md §3.2: the index of the chosen candidate. `ex` < 0 excludes nothing.
 std::int32_t pick_candidate(std::span<const content::candidate> candidates, bool weighted,
                             std::int32_t exclude, int_source& draws);
 

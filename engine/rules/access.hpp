@@ -63,11 +63,12 @@ bool holds(const std::map<std::string, bool>& permissions, std::string_view name
 /// A holder of `emote.bypass`, or a request marked `bypass` (protocol.md §4).
 bool bypass_holder(const std::map<std::string, bool>& permissions, bool bypass_requested);
 
-/// §6.2 "checks by source": `api` plays and bypass holders skip the cooldown entirely (no check,
-/// claim or record); `command` and `idle` check and record.
+/// players.md §6.2 "checks by source": `api` plays and bypass holders skip the cooldown entirely
+/// (no check, claim or record); `command` and `idle` check and record.
 bool skips_cooldown(api::play_source source, bool is_bypass_holder) noexcept;
 
-/// Half-up rounding of the modified cooldown, clamped to [0, 2^31 − 1] (see docs/players.md).
+/// Half-up rounding of the modified cooldown, clamped to [0, 2^31 − 1] (see
+/// docs/guide/players-implementation.md).
 std::int64_t apply_modifier(std::int64_t base, const access_rule::cooldown_modifier& m) noexcept;
 
 /// An idle candidate after resolution against the catalog. `weight` is 0 in the equal form.

@@ -45,7 +45,7 @@ struct cooldown_status {
 /// `N = (r + 19) div 20` = ceil(r / 20) seconds, for r > 0.
 std::int64_t cooldown_seconds(std::int64_t remaining) noexcept;
 
-/// The refusals of §5: start mode `Emote cooldown: {N}s remaining.`; stop mode
+/// The refusals of players.md §5: start mode `Emote cooldown: {N}s remaining.`; stop mode
 /// `This emote is already playing.` and `You can use this emote again in {N} second(s).`.
 api::error cooldown_refusal(std::int64_t remaining);
 api::error cooling_down_refusal(std::int64_t remaining);

@@ -27,7 +27,8 @@ public:
   /// Skip the player: it participates in a session.
   virtual bool busy(const world::player_state& p) = 0;
   /// Play `emote` for the player with source `idle`; true when the result is OK. Such a play must
-  /// not set the player's `last_action_tick` (it is not the player's request; see docs/players.md).
+  /// not set the player's `last_action_tick` (it is not the player's request; see
+  /// docs/guide/players-implementation.md).
   virtual bool play(const world::player_state& p, const std::string& emote) = 0;
 };
 
@@ -56,9 +57,9 @@ public:
 
   [[nodiscard]] const state* find(std::string_view player) const;
 
-  /// The choice of §6.5 over resolved candidates: a lone candidate always (no draw); otherwise
-  /// exclude `last_played`, then `nextInt(count)` (equal form) or the first candidate whose
-  /// running weight sum exceeds `nextInt(W_remaining)` (weighted form).
+  /// The choice of players.md §6.5 over resolved candidates: a lone candidate always (no draw);
+  /// otherwise exclude `last_played`, then `nextInt(count)` (equal form) or the first candidate
+  /// whose running weight sum exceeds `nextInt(W_remaining)` (weighted form).
   static std::optional<std::string> choose(const std::vector<idle_candidate>& candidates,
                                            const std::optional<std::string>& last_played,
                                            core::java_random& rng);

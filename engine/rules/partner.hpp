@@ -12,10 +12,10 @@
 
 namespace emote::rules {
 
-/// The player conditions shared by the candidate search (§7.3) and the re-check (§7.6): P is
-/// online and alive; I ≠ P, and I is online, alive and in P's dimension; `geometry(I.pos, I.yaw,
-/// P.pos, P.yaw)` holds; `LOS(I → P)` holds. Null means offline. The session conditions (same
-/// emote, OFFERING or WAITING, no reservation) are the caller's.
+/// The player conditions shared by the candidate search (players.md §7.3) and the re-check (§7.6):
+/// P is online and alive; I ≠ P, and I is online, alive and in P's dimension; `geometry(I.pos,
+/// I.yaw, P.pos, P.yaw)` holds; `LOS(I → P)` holds. Null means offline. The session conditions
+/// (same emote, OFFERING or WAITING, no reservation) are the caller's.
 bool can_pair(const world::player_state* initiator, const world::player_state* partner,
               const world::voxel_world& world);
 

@@ -29,10 +29,10 @@ bool moved_beyond(const core::dvec3& pos, const core::dvec3& baseline, double mo
 struct poll_subject {
   const world::player_state* player = nullptr; ///< nullptr: not online
   std::int64_t incarnation = 0;                ///< recorded when it became a participant
-  core::dvec3 baseline;                        ///< §3.4
+  core::dvec3 baseline;                        ///< players.md §3.4
 };
 
-/// The §3.2 checks for one participant, in order: PLAYER_UNAVAILABLE (offline, another
+/// The players.md §3.2 checks for one participant, in order: PLAYER_UNAVAILABLE (offline, another
 /// incarnation, dead, or outside `session_dimension`), SUBMERGED (the effective
 /// `eye_in_water`, world-derived until the client reports it), MOVED. The first hit, or nullopt.
 std::optional<api::stop_reason> poll(const poll_subject& who, const stop_conditions& sc,
@@ -46,8 +46,8 @@ std::optional<api::stop_reason> poll_session(std::span<const poll_subject> parti
                                              std::string_view session_dimension,
                                              const world::voxel_world& world);
 
-/// §3.3: the stop reason an event about a participant gives, if its condition is enabled:
-/// jump → JUMPED, start riding → MOUNTED, damage with amount > 0 and not lethal → DAMAGED,
+/// players.md §3.3: the stop reason an event about a participant gives, if its condition is
+/// enabled: jump → JUMPED, start riding → MOUNTED, damage with amount > 0 and not lethal → DAMAGED,
 /// attack → ATTACKED, game-mode change → GAME_MODE_CHANGED. Death, respawn and dimension change
 /// give nothing here (the next poll sees them).
 std::optional<api::stop_reason> event_stop(const world::player_event_record& e,

@@ -75,7 +75,7 @@ grid_slot stress_grid_slot(std::size_t i, std::size_t n) noexcept;
 core::dvec3 stress_grid_position(std::size_t i, std::size_t n, const core::dvec3& origin,
                                  float yaw) noexcept;
 
-// ---- statistics (§8.4) ----
+// ---- statistics (players.md §8.4) ----
 
 double stress_mean(std::span<const double> samples) noexcept; ///< 0 if empty
 double stress_max(std::span<const double> samples) noexcept;  ///< 0 if empty

@@ -210,7 +210,8 @@ struct engine::impl final : rules::idle_host {
     return it == reservation_of.end() ? nullptr : it->second;
   }
 
-  /// Leave the registry (§3.6 step 1): the session moves to `ended` until the frame is out.
+  /// Leave the registry (players.md §3.6 step 1): the session moves to `ended` until the frame is
+  /// out.
   void detach(session& s) {
     for (auto it = sessions.begin(); it != sessions.end(); ++it) {
       if (it->get() == &s) {
@@ -271,8 +272,8 @@ struct engine::impl final : rules::idle_host {
     records.emplace_back(api::ev_playback_stopped{s.id, p.player, s.emote, reason});
   }
 
-  /// Drop the session's reservation (§7.5): `partner.released`, nothing to the player; in stop
-  /// mode the partner's IN_USE claim goes back to AVAILABLE.
+  /// Drop the session's reservation (players.md §7.5): `partner.released`, nothing to the player;
+  /// in stop mode the partner's IN_USE claim goes back to AVAILABLE.
   void release(session& s, release_why why) {
     if (!s.reserved) {
       return;
@@ -310,7 +311,7 @@ struct engine::impl final : rules::idle_host {
   }
 
   // =============================================================================================
-  // two-player logic (§7)
+  // two-player logic (players.md §7)
 
   [[nodiscard]] bool recheck(const session& s) const {
     const world::player_state* i = players.find(s.initiator.player);
@@ -318,7 +319,8 @@ struct engine::impl final : rules::idle_host {
     return rules::can_pair(i, p, world);
   }
 
-  /// §7.3: the compatible offer with the nearest initiator; ties go to the earliest created.
+  /// players.md §7.3: the compatible offer with the nearest initiator; ties go to the earliest
+  /// created.
   session* find_offer(std::string_view emote, const world::player_state& p) const {
     session* best = nullptr;
     double best_d = 0;
@@ -344,7 +346,7 @@ struct engine::impl final : rules::idle_host {
     return best;
   }
 
-  /// §7.5: P becomes the session's reserved partner.
+  /// players.md §7.5: P becomes the session's reserved partner.
   void reserve(session& s, const world::player_state& p, bool tracked, std::int64_t eff) {
     s.reserved = reservation{p.id, p.pos, p.invisible, now, tracked};
     reservation_of[p.id] = &s;
@@ -365,7 +367,7 @@ struct engine::impl final : rules::idle_host {
     return false;
   }
 
-  /// §7.8 MATCHED, all in this tick.
+  /// players.md §7.8 MATCHED, all in this tick.
   void activate(session& s) {
     reservation r = std::move(*s.reserved);
     s.reserved.reset();
@@ -405,7 +407,7 @@ struct engine::impl final : rules::idle_host {
     }
   }
 
-  /// §7.8 TIMEOUT.
+  /// players.md §7.8 TIMEOUT.
   void time_out(session& s) {
     records.emplace_back(api::ev_partner_timeout{s.id, s.initiator.player});
     playback::tick_context ctx = context_for(s);
@@ -415,7 +417,7 @@ struct engine::impl final : rules::idle_host {
   }
 
   // =============================================================================================
-  // the play pipeline (§6)
+  // the play pipeline (players.md §6)
 
   api::reply ok_reply(api::reply_payload payload) const {
     api::reply r;
@@ -436,7 +438,7 @@ struct engine::impl final : rules::idle_host {
       return error_reply(rules::play_error(api::error_code::unknown_player));
     }
     if (source != api::play_source::idle) {
-      // A request of the player (idle plays are not: see docs/players.md).
+      // A request of the player (idle plays are not: see docs/guide/players-implementation.md).
       players.touch(req.player, now);
       mark_dirty(req.player);
     }
@@ -506,7 +508,7 @@ struct engine::impl final : rules::idle_host {
       return error_reply(rules::play_error(api::error_code::display_limit));
     }
     // 7. The current playback is replaced; a session that hid the player passes its stored
-    // flag on (the replacement chain, §4).
+    // flag on (the replacement chain, players.md §4).
     std::optional<bool> chain;
     if (current != nullptr) {
       const participant* p = current->find(player->id);
@@ -618,7 +620,8 @@ struct engine::impl final : rules::idle_host {
     return ok_reply(api::empty_ok{});
   }
 
-  /// After a participant's update or event: equipment refresh and event conditions (§3.3).
+  /// After a participant's update or event: equipment refresh and event conditions
+  /// (players.md §3.3).
   void after_change(const std::string& player, const world::change& c, bool hands) {
     mark_dirty(player);
     session* s = participating(player);
@@ -791,7 +794,7 @@ struct engine::impl final : rules::idle_host {
         if (!pb.offer_complete()) {
           continue;
         }
-        // §7.6: the offer ended in this tick's advance.
+        // players.md §7.6: the offer ended in this tick's advance.
         if (s->reserved && resolve_reservation(*s)) {
           continue;
         }
@@ -799,7 +802,7 @@ struct engine::impl final : rules::idle_host {
           pb.enter_waiting();
         }
       } else if (pb.phase() == session_phase::waiting) {
-        // §7.7: a reservation here is only a fallback; it takes this tick's decision.
+        // players.md §7.7: a reservation here is only a fallback; it takes this tick's decision.
         if (s->reserved) {
           resolve_reservation(*s);
           continue;

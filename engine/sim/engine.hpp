@@ -1,7 +1,7 @@
 #pragma once
-// The Engine: the one owner of simulation state (DESIGN.md). Single-threaded, no I/O, no clocks:
-// callers apply inputs during a tick and then step it; the same inputs in the same ticks give the
-// same frames, byte for byte.
+// The Engine: the one owner of simulation state (docs/architecture.md "Properties that matter").
+// Single-threaded, no I/O, no clocks: callers apply inputs during a tick and then step it; the
+// same inputs in the same ticks give the same frames, byte for byte.
 //
 //   tick N:  apply(input)...  -> replies stamped N      (phase P1, arrival order)
 //            step()           -> frame N                (idle pass, P2 polls, P3 advance,

@@ -19,19 +19,19 @@ namespace emote::sim {
 /// A player taking part in a session: the initiator (solo or offer) or the activated partner.
 struct participant {
   std::string player;
-  std::int64_t incarnation = 0; ///< at becoming a participant (§3.2 PLAYER_UNAVAILABLE)
-  core::dvec3 baseline;         ///< §3.4: feet at start, or at reservation for a partner
-  bool was_invisible = false;   ///< §4 capture
-  bool hidden = false;          ///< its hide record was emitted; a restore is due at the stop
-  bool tracked = false;         ///< the cooldown hooks apply (not `api`, not bypass)
-  api::tick_number since = 0;   ///< the tick it became a participant
+  std::int64_t incarnation = 0; ///< at becoming a participant (players.md §3.2 PLAYER_UNAVAILABLE)
+  core::dvec3 baseline;       ///< players.md §3.4: feet at start, or at reservation for a partner
+  bool was_invisible = false; ///< players.md §4 capture
+  bool hidden = false;        ///< its hide record was emitted; a restore is due at the stop
+  bool tracked = false;       ///< the cooldown hooks apply (not `api`, not bypass)
+  api::tick_number since = 0; ///< the tick it became a participant
 };
 
-/// A reserved partner (§7.5): not a participant until activation.
+/// A reserved partner (players.md §7.5): not a participant until activation.
 struct reservation {
   std::string player;
   core::dvec3 baseline;   ///< feet at reservation
-  bool invisible = false; ///< the player's own flag at reservation (§4 capture)
+  bool invisible = false; ///< the player's own flag at reservation (players.md §4 capture)
   api::tick_number tick = 0;
   bool tracked = false;
 };
@@ -46,7 +46,7 @@ struct session {
   std::string dimension; ///< the initiator's at the start
   api::tick_number start_tick = 0;
   std::int64_t displays = 0;  ///< display entities counted against the limit
-  std::int64_t remaining = 0; ///< WAITING countdown, T_o at the offer start (§7.2)
+  std::int64_t remaining = 0; ///< WAITING countdown, T_o at the offer start (players.md §7.2)
   participant initiator;
   std::optional<participant> partner; ///< activated at MATCHED
   std::optional<reservation> reserved;

@@ -22,9 +22,9 @@ inline constexpr double max_sight_distance = 128.0;
 /// A traversal cell; int64 because a stretched ray near the int32 edge may step past it.
 using grid_cell = std::array<std::int64_t, 3>;
 
-/// §2.3: visit the cells from A towards B in the reference's order. `visit(const grid_cell&)`
-/// returns true to stop early. Callers bound |B − A| (the traversal takes about |B − A|·3 steps)
-/// and pass finite points.
+/// players.md §2.3: visit the cells from A towards B in the reference's order. `visit(const
+/// grid_cell&)` returns true to stop early. Callers bound |B − A| (the traversal takes about |B −
+/// A|·3 steps) and pass finite points.
 template <class Visit>
 void traverse(const core::dvec3& a, const core::dvec3& b, Visit&& visit) {
   const double av[3] = {a.x, a.y, a.z};
@@ -66,17 +66,17 @@ void traverse(const core::dvec3& a, const core::dvec3& b, Visit&& visit) {
   }
 }
 
-/// The cells §2.3 visits, in order (tests and diagnostics).
+/// The cells players.md §2.3 visits, in order (tests and diagnostics).
 std::vector<grid_cell> traversal_cells(const core::dvec3& a, const core::dvec3& b);
 
-/// §2.4: whether the segment from `a` along `d` (= B − A) hits the unit cube at `c`.
+/// players.md §2.4: whether the segment from `a` along `d` (= B − A) hits the unit cube at `c`.
 bool cube_hit(const core::dvec3& a, const core::dvec3& d, const grid_cell& c) noexcept;
 
-/// §2.2 steps 2–4 between two eye points in one dimension (`grid` may be null: nothing solid).
-/// Non-finite points never see each other.
+/// players.md §2.2 steps 2–4 between two eye points in one dimension (`grid` may be null: nothing
+/// solid). Non-finite points never see each other.
 bool sight_between(const dimension_grid* grid, const core::dvec3& a, const core::dvec3& b);
 
-/// LOS(a → b) of §2.2: false across dimensions, else `sight_between` the two eyes.
+/// LOS(a → b) of players.md §2.2: false across dimensions, else `sight_between` the two eyes.
 bool line_of_sight(const voxel_world& w, const player_state& a, const player_state& b);
 
 } // namespace emote::world

@@ -24,7 +24,8 @@ bool assign_fields(player_state& p, const api::player_fields& f) {
     const auto& given = f.*field.in;
     if constexpr (std::is_same_v<typename std::decay_t<decltype(field)>::value_type, bool>) {
       if (field.in == &api::player_fields::eye_in_water && given) {
-        // Sending the field, even with the value the world gave, ends the derivation (§2.1).
+        // Sending the field, even with the value the world gave, ends the derivation
+        // (players.md §2.1).
         p.eye_in_water_reported = true;
       }
     }

@@ -53,7 +53,8 @@ struct player_state {
   std::map<std::string, std::int32_t> scores;
 
   // Kept by the engine
-  /// The client has sent `eye_in_water` at least once; until then the world decides (§2.1).
+  /// The client has sent `eye_in_water` at least once; until then the world decides
+  /// (players.md §2.1).
   bool eye_in_water_reported = false;
   std::int64_t incarnation = 0;     ///< +1 on each join and each respawn
   tick_number last_action_tick = 0; ///< see players.md §1.1
@@ -98,9 +99,9 @@ struct change {
   std::vector<player_event_record> events;
 };
 
-/// A new player from a join's fields; the defaults of §1.1 fill the absent ones. The incarnation
-/// is 1 and `last_action_tick` is `now`. `fields.position` should be present (the protocol layer
-/// requires it); absent, the feet are at the origin.
+/// A new player from a join's fields; the defaults of players.md §1.1 fill the absent ones. The
+/// incarnation is 1 and `last_action_tick` is `now`. `fields.position` should be present (the
+/// protocol layer requires it); absent, the feet are at the origin.
 player_state make_player(std::string id, const api::player_fields& fields, tick_number now,
                          bool keep_on_disconnect = false);
 
@@ -111,12 +112,12 @@ change apply_update(player_state& p, const api::player_fields& fields, tick_numb
 /// Apply an explicit event at tick `now` (players.md §1.3): `mount`, `game_mode` and `death` are
 /// the matching state updates, `damage` with `lethal` also kills, `respawn` always starts a new
 /// incarnation. Every event sets `last_action_tick`. `anonymous_vehicle` names the vehicle of a
-/// `mount` that carries none (see docs/players.md).
+/// `mount` that carries none (see docs/guide/players-implementation.md).
 change apply_event(player_state& p, const api::player_event& e, tick_number now,
                    const std::string& anonymous_vehicle);
 
-/// Derived events between two states, in the order of §1.3 (start riding, game-mode change,
-/// jump, then death, respawn, dimension change).
+/// Derived events between two states, in the order of players.md §1.3 (start riding, game-mode
+/// change, jump, then death, respawn, dimension change).
 std::vector<player_event_record> derive_events(const player_state& before,
                                                const player_state& after);
 

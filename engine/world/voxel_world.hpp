@@ -28,7 +28,7 @@ struct cell {
   friend constexpr auto operator<=>(const cell&, const cell&) = default;
 };
 
-/// Bounds that keep one edit from exhausting memory (see docs/players.md).
+/// Bounds that keep one edit from exhausting memory (see docs/guide/players-implementation.md).
 struct world_limits {
   /// Largest box a single non-passable fill may cover.
   std::int64_t max_fill_cells = std::int64_t{1} << 22;

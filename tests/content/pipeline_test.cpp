@@ -276,7 +276,7 @@ TEST_CASE("Molang quirks are warnings at the field") {
             ->warning_count() == 0);
 }
 
-TEST_CASE("§6 skin regions") {
+TEST_CASE("formats.md §6 skin regions") {
   CHECK(rows(layout_of({{0, 1}, {1, 1}})) == row_list{{0, 6}, {6, 12}});
   CHECK(rows(layout_of({{0, 0.5}, {1, 1}})) == row_list{{0, 4}, {4, 12}});
   CHECK(rows(layout_of({{0, 1}, {1, 1}, {2, 1}})) == row_list{{0, 4}, {4, 8}, {8, 12}});

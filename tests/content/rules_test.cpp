@@ -31,7 +31,7 @@ constexpr const char* item_source_right = R"({"type":"participant_hand","arm":"r
 
 } // namespace
 
-TEST_CASE("§3.1 root, metadata and settings rows") {
+TEST_CASE("formats.md §3.1 root, metadata and settings rows") {
   expect({{"schema_version", nullptr}}, "$.schema_version", "is required");
   expect({{"id", "\"wave\""}}, "$.id", "must use namespace:path format");
   expect({{"id", "\"Test:x\""}}, "$.id", "must be a valid lowercase Minecraft identifier");
@@ -73,7 +73,7 @@ TEST_CASE("§3.1 root, metadata and settings rows") {
   CHECK(c->entries()[0].animation->settings.display_interpolation.count() == 1);
 }
 
-TEST_CASE("§3.2 Molang programs") {
+TEST_CASE("formats.md §3.2 Molang programs") {
   expect({{"molang", "1"}}, "$.molang", "must be an object");
   expect({{"molang", R"({"initialize":" "})"}}, "$.molang.initialize", "must not be blank");
   expect({{"molang", R"({"initialize":1})"}}, "$.molang.initialize", "must be a string");
@@ -87,7 +87,7 @@ TEST_CASE("§3.2 Molang programs") {
   CHECK(c->entries()[0].animation->tick_source == "v.a = v.a + 1;");
 }
 
-TEST_CASE("§3.3 node rows") {
+TEST_CASE("formats.md §3.3 node rows") {
   expect({{"nodes", "{}"}}, "$.nodes", "must not be empty");
   expect({{"nodes. ", "{}"}}, "$.nodes", "node id must not be blank");
   expect({{"nodes.display", "[]"}}, "$.nodes.display", "must be an object");
@@ -154,7 +154,7 @@ TEST_CASE("§3.3 node rows") {
          "creates a parent cycle");
 }
 
-TEST_CASE("§3.4 track rows") {
+TEST_CASE("formats.md §3.4 track rows") {
   expect({{"timeline.tracks.ghost", R"({"position":[]})"}}, "$.timeline.tracks.ghost",
          "references unknown node");
   expect({{"timeline.tracks.display", "[]"}}, "$.timeline.tracks.display", "must be an object");
@@ -256,7 +256,7 @@ TEST_CASE("§3.4 track rows") {
   CHECK(d.nbt[1].value.find("a")->integer == 5);
 }
 
-TEST_CASE("§3.5 event rows") {
+TEST_CASE("formats.md §3.5 event rows") {
   const char* ev = "timeline.events.timeline[0]";
   auto at = [&](const char* rest) { return std::string(ev) + rest; };
   expect({{at(".time").c_str(), nullptr}}, "$.timeline.events.timeline[0].time", "is required");
@@ -301,7 +301,7 @@ TEST_CASE("§3.5 event rows") {
   CHECK(e.timeline[0].offset == std::array<double, 3>{0, 0, 0});
 }
 
-TEST_CASE("§3.6 stage 2 rows") {
+TEST_CASE("formats.md §3.6 stage 2 rows") {
   expect({{"nodes.display.item_stack_snbt", "\"{count:1}\""}}, "$.nodes.display.item_stack_snbt",
          "value is not valid for Minecraft");
   expect({{"nodes.player_head.item_stack_snbt", "\"{id:\\\"minecraft:stone\\\"}\""}},
@@ -320,7 +320,7 @@ TEST_CASE("§3.6 stage 2 rows") {
          "$.timeline.duration", "must be a valid Minecraft time: tick count too low");
 }
 
-TEST_CASE("§4 Sequence rows") {
+TEST_CASE("formats.md §4 Sequence rows") {
   auto s = [](const char* steps) { return seq(steps); };
   expect({{"steps", nullptr}}, "$.steps", "is required", s("[]"));
   expect({{"steps", "{}"}}, "$.steps", "must be an array", s("[]"));

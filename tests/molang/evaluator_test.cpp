@@ -6,7 +6,7 @@
 
 using namespace molang_test;
 
-TEST_CASE("operators convert every kind as §3.1 says") {
+TEST_CASE("operators convert every kind as molang.md §3.1 says") {
   // As number: strings, functions, blocks and objects are 0.
   CHECK(eval("'x' + 2") == 2);
   CHECK(eval("math.sin + 2") == 2);

@@ -109,7 +109,7 @@ TEST_CASE("blends keep their written operation order") {
   CHECK(std::isnan(math::inverse_lerp(2, 2, 2)));
 }
 
-TEST_CASE("easing curves of §4.1") {
+TEST_CASE("easing curves of molang.md §4.1") {
   const double t = 0.3;
   CHECK(math::ease_curve(ease_family::quad, t) == t * t);
   CHECK(math::ease_curve(ease_family::cubic, t) == t * t * t);

@@ -88,7 +88,7 @@ double scalar(harness& h, std::string_view name) {
 }
 } // namespace
 
-TEST_CASE("every §5.2 scalar from a player") {
+TEST_CASE("every molang.md §5.2 scalar from a player") {
   harness h;
   h.player = sample_player();
   const float w_yaw = std::fmod(370.5f, 360.0f);             // 10.5
@@ -192,7 +192,7 @@ TEST_CASE("frame queries") {
   CHECK(scalar(h, "key_frame_lerp_time") == 0.25);
 }
 
-TEST_CASE("no player: every §5.2 scalar and player function is 0, frame queries remain") {
+TEST_CASE("no player: every molang.md §5.2 scalar and player function is 0, frame queries remain") {
   harness h;
   h.with_player = false;
   h.frame.anim_time = 2;

@@ -14,7 +14,7 @@ using content::playback_mode;
 
 namespace {
 
-/// A(d, mode, L) of §6 with x driven by `x` (a number or Molang).
+/// A(d, mode, L) of playback.md §6 with x driven by `x` (a number or Molang).
 std::shared_ptr<const content::animation> anim_x(const std::string& id, std::int64_t d, comp x,
                                                  playback_mode mode = playback_mode::once,
                                                  std::int64_t l = 0,

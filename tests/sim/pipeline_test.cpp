@@ -104,7 +104,7 @@ TEST_CASE("every emote.play error code with its message") {
   const auto limit = h.play("bob", "demo:allowed", play_source::command, true);
   CHECK(code(limit) == "display_limit");
   CHECK(message(limit) == "Too many emotes are active right now. Try again shortly.");
-  // A player replacing its own playback frees that playback's displays first (§8.1).
+  // A player replacing its own playback frees that playback's displays first (players.md §8.1).
   CHECK(code(h.play("alice", "demo:allowed")) == "ok");
 
   api::player_fields sneak;

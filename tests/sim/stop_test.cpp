@@ -312,7 +312,7 @@ TEST_CASE("every stop reason reaches playback.stopped") {
   CHECK(e.find("stopped") == strings{"2:stopped(1,alice,demo:fail_tick,ERROR)"});
 }
 
-TEST_CASE("§3.6 order: stop events, restore, stopped; the displays are free at once") {
+TEST_CASE("players.md §3.6 order: stop events, restore, stopped; the displays are free at once") {
   harness h;
   h.join("alice", {0, 64, 0});
   h.play("alice", "demo:events"); // hidden, start/stop commands

@@ -281,7 +281,7 @@ public:
     const auto it = frames.find(t);
     return it == frames.end() ? empty : it->second;
   }
-  /// The §9 records of tick t, in frame order.
+  /// The players.md §9 records of tick t, in frame order.
   strings records(api::tick_number t) {
     strings out;
     for (const auto& e : frame(t).events) {
@@ -299,7 +299,7 @@ public:
     }
     return out;
   }
-  /// Every §9 record of every frame so far, as "T:record".
+  /// Every players.md §9 record of every frame so far, as "T:record".
   strings all_records() {
     strings out;
     for (const auto& [t, f] : frames) {
@@ -311,7 +311,7 @@ public:
     }
     return out;
   }
-  /// The §9 records of all frames matching `needle` (substring).
+  /// The players.md §9 records of all frames matching `needle` (substring).
   strings find(const std::string& needle) {
     strings out;
     for (const auto& r : all_records()) {

@@ -493,7 +493,7 @@ TEST_CASE("R65 a partner on cooldown neither joins nor offers; a bypass holder r
   CHECK(b.cooldown("alice", "demo:hs_cd")->remaining_ticks == 100);
 }
 
-TEST_CASE("§7.11 cooldowns for both in stop mode") {
+TEST_CASE("players.md §7.11 cooldowns for both in stop mode") {
   sim::engine_config c;
   c.cooldown_mode = sim::cooldown_mode::stop;
   harness h(c);

@@ -126,9 +126,9 @@ TEST_CASE("R49: the partner's eye height decides whether a low wall blocks") {
 TEST_CASE("coincident eyes and very short rays") {
   voxel_world w;
   put(w, {0, 65, 0}, block_kind::solid);
-  // §2.2 step 3: A = B sees, even inside a block.
+  // players.md §2.2 step 3: A = B sees, even inside a block.
   CHECK(line_of_sight(w, at(0.5, 64, 0.5), at(0.5, 64, 0.5)));
-  // §2.4 step 1: |d|² < 1e-7 is never blocked.
+  // players.md §2.4 step 1: |d|² < 1e-7 is never blocked.
   const dimension_grid* g = w.dimension("minecraft:overworld");
   CHECK(sight_between(g, {0.5, 65.5, 0.5}, {0.5, 65.5, 0.5001}));
   CHECK_FALSE(sight_between(g, {0.5, 65.5, 0.5}, {0.5, 65.5, 0.501}));

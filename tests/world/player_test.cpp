@@ -35,7 +35,7 @@ api::player_event explicit_event(api::player_event_kind k) {
 
 } // namespace
 
-TEST_CASE("a join fills the defaults of §1.1") {
+TEST_CASE("a join fills the defaults of players.md §1.1") {
   api::player_fields f = at(1, 64, 2);
   f.yaw = 30.0f;
   const player_state p = make_player("alice", f, 7);
@@ -253,7 +253,7 @@ TEST_CASE("explicit events are their state updates") {
   CHECK(p.last_action_tick == 9);
 }
 
-TEST_CASE("eye heights follow the first matching pose (§1.2)") {
+TEST_CASE("eye heights follow the first matching pose (players.md §1.2)") {
   player_state p = make_player("alice", at(0, 64, 0), 0);
   CHECK(eye_height(p) == 1.62f);
   CHECK(eye_position(p).y == 64 + 1.6200000047683716);
