@@ -2,7 +2,8 @@
 // The one JSON writer. `json_out` appends to a caller-owned std::string (reused across frames, so
 // steady-state encoding allocates nothing). Numbers are the shortest decimal that reads back to
 // the same value (std::to_chars); binary32 quantities use the binary32 shortest form; negative
-// zero is "-0.0"; non-finite values are null. See docs/protocol-format.md "Numbers".
+// zero is "-0.0"; non-finite values are null. See docs/guide/wire-format.md
+// "Numbers the server writes".
 // Strings: control characters, `"` and `\` escaped, ill-formed UTF-8 as U+FFFD.
 
 #include "engine/json/value.hpp"
