@@ -133,8 +133,8 @@ TEST_CASE("a missing folder is an error") {
 }
 
 TEST_CASE("emote.info metadata numbers follow the wire number rules") {
-  // docs/protocol-format.md "Numbers": -0.0 keeps its sign, large values use an exponent, every
-  // number is the shortest round-trip form; integers keep every digit.
+  // docs/guide/wire-format.md "Numbers the server writes": -0.0 keeps its sign, large values use
+  // an exponent, every number is the shortest round-trip form; integers keep every digit.
   std::string doc = tiny_animation;
   const std::string from = R"("tags": ["x"])";
   doc.replace(doc.find(from), from.size(),
