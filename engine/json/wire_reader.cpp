@@ -201,8 +201,14 @@ std::size_t number_end(std::string_view text, std::size_t i) noexcept {
   return k;
 }
 
+bool number_char(char c) noexcept {
+  return digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
 // A copy of `text` with every number token outside strings replaced by "0" and spaces (same
-// length, so offsets hold), and the tokens it replaced, in order.
+// length, so offsets hold), and the tokens it replaced, in order. Only a whole run of number
+// characters that is one valid token is replaced; any other run stays as it is, so the reader
+// refuses it as before (masking never makes an invalid text valid).
 std::string mask_numbers(std::string_view text, std::vector<masked_number>& tokens) {
   std::string out(text);
   std::size_t i = 0;
@@ -216,20 +222,21 @@ std::string mask_numbers(std::string_view text, std::vector<masked_number>& toke
       ++i;
       continue;
     }
-    if (c == '-' || digit(c)) {
-      const std::size_t end = number_end(text, i);
-      if (end == i) {
-        ++i;
-        continue;
-      }
-      tokens.push_back({i, text.substr(i, end - i)});
-      out[i] = '0';
-      std::fill(out.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                out.begin() + static_cast<std::ptrdiff_t>(end), ' ');
-      i = end;
+    if (!number_char(c)) {
+      ++i;
       continue;
     }
-    ++i;
+    std::size_t run = i;
+    while (run < text.size() && number_char(text[run])) {
+      ++run;
+    }
+    if (number_end(text, i) == run) {
+      tokens.push_back({i, text.substr(i, run - i)});
+      out[i] = '0';
+      std::fill(out.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                out.begin() + static_cast<std::ptrdiff_t>(run), ' ');
+    }
+    i = run;
   }
   return out;
 }

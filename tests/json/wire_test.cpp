@@ -260,3 +260,15 @@ TEST_CASE("lone surrogate escapes are refused, pairs are read") {
   REQUIRE_FALSE(parse_wire(R"(["\uD83D\uDE00 \u00e9\ud7ff\ue000"])", d));
   CHECK(std::string_view(d[0].GetString()) == "\xF0\x9F\x98\x80 \xC3\xA9\xED\x9F\xBF\xEE\x80\x80");
 }
+
+TEST_CASE("masking numbers beyond binary64 never makes an invalid text valid") {
+  rapidjson::Document d;
+  CHECK(parse_wire("[1e400,--4]", d));
+  CHECK(parse_wire("[1e400,1e4001e4]", d));
+  CHECK(parse_wire("[1e400,1.2.3]", d));
+  CHECK(parse_wire("[1e400,-]", d));
+  CHECK(parse_wire("[1e400,+1]", d));
+  CHECK(parse_wire("[1e400 true]", d));
+  REQUIRE_FALSE(parse_wire("[true,1e400,false,-2]", d));
+  CHECK(d[3].GetInt() == -2);
+}
