@@ -42,6 +42,20 @@ identifier_error check_identifier(std::string_view s) noexcept {
   return identifier_error::none;
 }
 
+bool is_identifier(std::string_view s) noexcept {
+  return check_identifier(s) == identifier_error::none;
+}
+
+std::string_view java_trim(std::string_view s) noexcept {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
 std::string_view identifier_error_message(identifier_error e) noexcept {
   switch (e) {
   case identifier_error::format:

@@ -16,6 +16,9 @@ enum class identifier_error : unsigned char {
 /// Check a `namespace:path` identifier (file ids, candidate ids, offer id).
 identifier_error check_identifier(std::string_view s) noexcept;
 
+/// `check_identifier(s) == identifier_error::none`.
+bool is_identifier(std::string_view s) noexcept;
+
 /// The gist for an identifier error ("" for none).
 std::string_view identifier_error_message(identifier_error e) noexcept;
 
@@ -26,6 +29,10 @@ std::optional<std::string> parse_resource_location(std::string_view s);
 
 /// Java `Character.isWhitespace` for one code point.
 bool is_java_whitespace(char32_t c) noexcept;
+
+/// Java's `String.trim()`: strips the code units <= U+0020 at both ends (config lists, permission
+/// names, command-line values).
+std::string_view java_trim(std::string_view s) noexcept;
 
 /// Empty or only Java whitespace (UTF-8 input; ill-formed bytes count as non-blank).
 bool is_blank(std::string_view utf8) noexcept;

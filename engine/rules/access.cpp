@@ -1,30 +1,16 @@
 #include "engine/rules/access.hpp"
 
+#include "engine/core/identifier.hpp"
+#include "engine/core/time_string.hpp"
 #include "engine/rules/play_errors.hpp"
+
+#include <re2/re2.h>
 
 #include <cmath>
 #include <set>
 
 namespace emote::rules {
 namespace {
-
-bool namespace_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-}
-bool path_char(char c) noexcept {
-  return namespace_char(c) || c == '/';
-}
-
-/// Java's String.trim(): strips code units ≤ U+0020 at both ends.
-std::string_view java_trim(std::string_view s) noexcept {
-  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 std::string rule_path(std::size_t i) {
   return "$.permissions[" + std::to_string(i) + "]";
@@ -38,24 +24,6 @@ std::vector<access_rule> default_access_rules() {
   rule.emotes = {"*"};
   rule.idle = access_rule::idle_settings{3600, {"emote:sit"}, {}};
   return {rule};
-}
-
-bool valid_identifier(std::string_view s) noexcept {
-  const auto c = s.find(':');
-  if (c == std::string_view::npos || c == 0 || c == s.size() - 1) {
-    return false;
-  }
-  for (std::size_t i = 0; i < c; ++i) {
-    if (!namespace_char(s[i])) {
-      return false;
-    }
-  }
-  for (std::size_t i = c + 1; i < s.size(); ++i) {
-    if (!path_char(s[i])) {
-      return false;
-    }
-  }
-  return true;
 }
 
 bool holds(const std::map<std::string, bool>& permissions, std::string_view name) {
@@ -102,35 +70,46 @@ core::result<access_policy, config_error> access_policy::compile(std::vector<std
   access_policy out{empty_tag{}};
   std::set<std::string, std::less<>> seen_disabled;
   for (const auto& d : disabled) {
-    const std::string_view t = java_trim(d);
+    const std::string_view t = core::java_trim(d);
     if (!t.empty() && seen_disabled.emplace(t).second) {
       out.disabled_.emplace_back(t);
     }
   }
 
-  auto make_pattern = [](const std::string& text) -> std::optional<pattern> {
+  // `*`, an identifier, or a regular expression matched against the whole id.
+  auto make_pattern = [](const std::string& text) -> core::result<pattern, std::string> {
     pattern p;
     p.text = text;
     if (text == "*") {
       p.type = pattern::kind::any;
-    } else if (valid_identifier(text)) {
-      p.type = pattern::kind::literal;
-    } else {
-      p.type = pattern::kind::regex;
-      try {
-        p.re = std::make_shared<const std::regex>(text, std::regex::ECMAScript);
-      } catch (const std::regex_error&) {
-        return std::nullopt;
-      }
+      return p;
     }
+    if (core::is_identifier(text)) {
+      p.type = pattern::kind::literal;
+      return p;
+    }
+    if (text.size() > max_pattern_bytes) {
+      return core::failure{"regular expression is longer than " +
+                           std::to_string(max_pattern_bytes) + " bytes"};
+    }
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    auto re = std::make_shared<const re2::RE2>(text, options);
+    if (!re->ok()) {
+      return core::failure{"is neither *, an identifier nor a valid regular expression: " +
+                           re->error()};
+    }
+    p.type = pattern::kind::regex;
+    p.re = std::move(re);
     return p;
   };
 
   std::set<std::string, std::less<>> names;
   for (std::size_t i = 0; i < rules.size(); ++i) {
-    const access_rule& r = rules[i];
+    access_rule& r = rules[i];
     const std::string base = rule_path(i);
-    if (java_trim(r.permission).empty()) {
+    r.permission = std::string(core::java_trim(r.permission));
+    if (r.permission.empty()) {
       return core::failure{config_error{base + ".permission", "must not be blank"}};
     }
     if (!names.emplace(r.permission).second) {
@@ -142,8 +121,8 @@ core::result<access_policy, config_error> access_policy::compile(std::vector<std
     for (std::size_t j = 0; j < r.emotes.size(); ++j) {
       auto p = make_pattern(r.emotes[j]);
       if (!p) {
-        return core::failure{config_error{base + ".emotes[" + std::to_string(j) + "]",
-                                          "is not a valid regular expression"}};
+        return core::failure{
+            config_error{base + ".emotes[" + std::to_string(j) + "]", std::move(p.error())}};
       }
       cr.patterns.push_back(std::move(*p));
     }
@@ -151,7 +130,7 @@ core::result<access_policy, config_error> access_policy::compile(std::vector<std
       const auto& m = *r.cooldown;
       if (m.is_factor && !(std::isfinite(m.factor) && m.factor >= 0)) {
         return core::failure{
-            config_error{base + ".cooldown", "factor must be finite and not negative"}};
+            config_error{base + ".cooldown", "factor must be a finite number >= 0"}};
       }
       if (!m.is_factor && m.ticks < 0) {
         return core::failure{config_error{base + ".cooldown", "must not be negative"}};
@@ -161,7 +140,9 @@ core::result<access_policy, config_error> access_policy::compile(std::vector<std
       const auto& idle = *r.idle;
       const std::string ip = base + ".idle";
       if (idle.delay < 1) {
-        return core::failure{config_error{ip + ".delay", "must be at least 1 tick"}};
+        return core::failure{config_error{
+            ip + ".delay", "must be a valid Minecraft time: " +
+                               std::string(core::time_error_detail(core::time_error::too_low))}};
       }
       if (idle.emotes.empty()) {
         return core::failure{config_error{ip + ".emote", "must not be empty"}};
@@ -175,30 +156,32 @@ core::result<access_policy, config_error> access_policy::compile(std::vector<std
       for (std::size_t j = 0; j < idle.emotes.size(); ++j) {
         const std::string& id = idle.emotes[j];
         const std::string jp = ip + ".emote[" + std::to_string(weighted ? 2 * j : j) + "]";
-        if (!ids.emplace(id).second) {
-          return core::failure{config_error{jp, "repeats '" + id + "'"}};
-        }
         if (weighted) {
-          if (!valid_identifier(id)) {
-            return core::failure{config_error{
-                jp, "must be a valid Minecraft identifier (no patterns with weights)"}};
+          if (!core::is_identifier(id)) {
+            return core::failure{
+                config_error{jp, "must be a valid lowercase Minecraft identifier (patterns are "
+                                 "only allowed in the equal-weight form)"}};
           }
           const std::int32_t w = idle.weights[j];
           if (w < 1 || w > 100) {
             return core::failure{config_error{ip + ".emote[" + std::to_string(2 * j + 1) + "]",
-                                              "weight must be an integer from 1 to 100"}};
+                                              "must be an integer between 1 and 100"}};
           }
           total += w;
         } else {
           auto p = make_pattern(id);
           if (!p) {
-            return core::failure{config_error{jp, "is not a valid regular expression"}};
+            return core::failure{config_error{jp, std::move(p.error())}};
           }
           cr.idle_patterns.push_back(std::move(*p));
         }
+        if (!ids.emplace(id).second) {
+          return core::failure{config_error{jp, "repeats '" + id + "'"}};
+        }
       }
       if (weighted && total != 100) {
-        return core::failure{config_error{ip + ".emote", "weights must total 100"}};
+        return core::failure{config_error{ip + ".emote", "weights must total 100 (got " +
+                                                             std::to_string(total) + ")"}};
       }
     }
     out.rules_.push_back(std::move(cr));
@@ -227,14 +210,8 @@ bool access_policy::match(const pattern& p, std::string_view id, const id_set& c
   case pattern::kind::literal:
     return p.text == id && catalog.contains(id);
   case pattern::kind::regex:
-    if (!catalog.contains(id)) {
-      return false;
-    }
-    try {
-      return std::regex_match(id.begin(), id.end(), *p.re);
-    } catch (const std::regex_error&) {
-      return false; // the engine gave up (complexity); treat as no match
-    }
+    return catalog.contains(id) &&
+           re2::RE2::FullMatch(re2::StringPiece(id.data(), id.size()), *p.re);
   }
   return false;
 }

@@ -4,6 +4,11 @@
 //
 // `access_rule` is the configuration shape (the same fields as sim::access_rule, which can alias
 // it); `access_policy` is its validated, compiled form with the regular expressions built once.
+// `access_policy::compile` is the one validation of access rules: the configuration loader only
+// reads their JSON shape and reports compile's messages.
+//
+// Patterns are RE2 regular expressions (linear-time matching, no backreferences or lookaround),
+// at most `max_pattern_bytes` long.
 
 #include "engine/api/types.hpp"
 #include "engine/core/result.hpp"
@@ -13,10 +18,13 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace re2 {
+class RE2;
+}
 
 namespace emote::rules {
 
@@ -37,11 +45,14 @@ struct access_rule {
     friend bool operator==(const idle_settings&, const idle_settings&) = default;
   };
   std::string permission;
-  std::vector<std::string> emotes; ///< patterns: `*`, an identifier, or an ECMAScript regex
+  std::vector<std::string> emotes; ///< patterns: `*`, an identifier, or an RE2 regex
   std::optional<cooldown_modifier> cooldown;
   std::optional<idle_settings> idle;
   friend bool operator==(const access_rule&, const access_rule&) = default;
 };
+
+/// The longest regular expression a pattern may be.
+inline constexpr std::size_t max_pattern_bytes = 1024;
 
 /// `[{"permission": "emote.default", "emotes": ["*"], "idle": {"delay": "3600t", "emote":
 /// ["emote:sit"]}}]`.
@@ -52,9 +63,6 @@ struct config_error {
   std::string path;
   std::string message;
 };
-
-/// formats.md §2.2: `namespace:path`, namespace `[a-z0-9_.-]+`, path `[a-z0-9_./-]+`.
-bool valid_identifier(std::string_view s) noexcept;
 
 /// The player holds `name` iff `permissions[name]` is true when given; an absent name is held
 /// only if it is `emote.default`.
@@ -93,8 +101,8 @@ public:
   access_policy();
 
   /// Validate and compile. `disabled` is trimmed (Java `String.trim`), blank entries dropped and
-  /// duplicates removed. Errors: duplicate permission names, invalid regular expressions,
-  /// invalid modifiers or idle settings.
+  /// duplicates removed; permission names are trimmed. Errors: blank or duplicate permission
+  /// names, invalid or too long regular expressions, invalid modifiers or idle settings.
   static core::result<access_policy, config_error> compile(std::vector<std::string> disabled,
                                                            std::vector<access_rule> rules);
 
@@ -135,7 +143,7 @@ private:
   struct pattern {
     enum class kind : std::uint8_t { any, literal, regex } type = kind::literal;
     std::string text;
-    std::shared_ptr<const std::regex> re; ///< shared so that policies copy cheaply
+    std::shared_ptr<const re2::RE2> re; ///< shared so that policies copy cheaply
   };
   struct compiled_rule {
     access_rule rule;

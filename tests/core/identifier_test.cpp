@@ -21,6 +21,17 @@ TEST_CASE("identifiers (formats.md §2.2)") {
         "must be a valid lowercase Minecraft identifier");
 }
 
+TEST_CASE("is_identifier and java_trim") {
+  CHECK(is_identifier("demo:sample.1"));
+  CHECK_FALSE(is_identifier("demo:.*"));
+  CHECK_FALSE(is_identifier("demo:(wave|dance_[0-9]+)"));
+  CHECK(java_trim(" \t demo:x \n") == "demo:x");
+  CHECK(java_trim("\x01\x20") == "");
+  CHECK(java_trim("a b") == "a b");
+  // Only code units <= U+0020: a no-break space (U+00A0) stays.
+  CHECK(java_trim("\xC2\xA0x") == "\xC2\xA0x");
+}
+
 TEST_CASE("resource locations default to minecraft and allow an empty path") {
   CHECK(parse_resource_location("swing") == "minecraft:swing");
   CHECK(parse_resource_location(":swing") == "minecraft:swing");

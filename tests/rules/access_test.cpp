@@ -32,19 +32,6 @@ std::optional<api::error_code> code_of(const std::optional<api::error>& e) {
 
 } // namespace
 
-TEST_CASE("identifiers follow formats.md §2.2") {
-  CHECK(valid_identifier("example:sit"));
-  CHECK(valid_identifier("my-pack.v2:dance/wave_1"));
-  CHECK(valid_identifier("demo:sample.1"));
-  CHECK_FALSE(valid_identifier("wave"));
-  CHECK_FALSE(valid_identifier(":wave"));
-  CHECK_FALSE(valid_identifier("example:"));
-  CHECK_FALSE(valid_identifier("Example:sit"));
-  CHECK_FALSE(valid_identifier("a:b:c"));
-  CHECK_FALSE(valid_identifier("demo:.*"));
-  CHECK_FALSE(valid_identifier("demo:(wave|dance_[0-9]+)"));
-}
-
 TEST_CASE("holding: given values count, absent names only for emote.default") {
   const perms_t none;
   CHECK(holds(none, "emote.default"));
@@ -248,6 +235,8 @@ TEST_CASE("config errors name the offending value") {
   auto bad_re = access_policy::compile({}, {rule("emote.x", {"demo:(wave"})});
   REQUIRE_FALSE(bad_re.ok());
   CHECK(bad_re.error().path == "$.permissions[0].emotes[0]");
+  CHECK(bad_re.error().message.starts_with(
+      "is neither *, an identifier nor a valid regular expression: missing )"));
 
   access_rule r = rule("emote.x", {"*"});
   r.cooldown = access_rule::cooldown_modifier{true, -1.0, 0};
@@ -260,11 +249,13 @@ TEST_CASE("config errors name the offending value") {
   auto bad_delay = access_policy::compile({}, {r});
   REQUIRE_FALSE(bad_delay.ok());
   CHECK(bad_delay.error().path == "$.permissions[0].idle.delay");
+  CHECK(bad_delay.error().message == "must be a valid Minecraft time: tick count too low");
 
   r.idle = access_rule::idle_settings{10, {"demo:a", "demo:b"}, {50, 40}};
   auto bad_total = access_policy::compile({}, {r});
   REQUIRE_FALSE(bad_total.ok());
   CHECK(bad_total.error().path == "$.permissions[0].idle.emote");
+  CHECK(bad_total.error().message == "weights must total 100 (got 90)");
 
   r.idle = access_rule::idle_settings{10, {"demo:a", "demo:.*"}, {50, 50}};
   auto regex_weighted = access_policy::compile({}, {r});
@@ -280,6 +271,44 @@ TEST_CASE("config errors name the offending value") {
   auto zero_weight = access_policy::compile({}, {r});
   REQUIRE_FALSE(zero_weight.ok());
   CHECK(zero_weight.error().path == "$.permissions[0].idle.emote[1]");
+}
+
+TEST_CASE("patterns are RE2 expressions matched against the whole id, bounded in length") {
+  const id_set catalog({"demo:wave", "demo:wave_2", "demo:dance"});
+  const access_policy p = compiled({}, {rule("emote.default", {"demo:wave(_[0-9])?", "demo:d"})});
+  CHECK(p.matches(0, "demo:wave", catalog));
+  CHECK(p.matches(0, "demo:wave_2", catalog));
+  CHECK_FALSE(p.matches(0, "demo:dance", catalog)); // `demo:d` is a literal id
+  CHECK_FALSE(p.matches(0, "demo:wave_x", catalog));
+  const access_policy classes = compiled({}, {rule("emote.default", {"demo:\\w+_\\d"})});
+  CHECK(classes.matches(0, "demo:wave_2", catalog));
+  CHECK_FALSE(classes.matches(0, "demo:wave", catalog));
+
+  const std::string longest = "demo:" + std::string(max_pattern_bytes - 7, 'a') + ".*";
+  REQUIRE(longest.size() == max_pattern_bytes);
+  CHECK(access_policy::compile({}, {rule("emote.x", {longest})}).ok());
+  auto too_long = access_policy::compile({}, {rule("emote.x", {longest + "b"})});
+  REQUIRE_FALSE(too_long.ok());
+  CHECK(too_long.error().message == "regular expression is longer than 1024 bytes");
+  // Nesting and repetition do not recurse or expand unboundedly: RE2 refuses what is too big.
+  CHECK_FALSE(access_policy::compile({}, {rule("emote.x", {"x{1000}{1000}"})}).ok());
+  CHECK(access_policy::compile(
+            {}, {rule("emote.x", {std::string(500, '(') + "a" + std::string(500, ')')})})
+            .ok());
+  // Backreferences and lookahead are not RE2 syntax.
+  CHECK_FALSE(access_policy::compile({}, {rule("emote.x", {"(a)\\1"})}).ok());
+  CHECK_FALSE(access_policy::compile({}, {rule("emote.x", {"a(?=b)"})}).ok());
+}
+
+TEST_CASE("permission names are trimmed; blank and duplicate names are refused") {
+  const access_policy p = compiled({}, {rule(" emote.vip\t", {"*"})});
+  CHECK(p.rules()[0].permission == "emote.vip");
+  auto dup = access_policy::compile({}, {rule("emote.x", {"*"}), rule(" emote.x ", {"*"})});
+  REQUIRE_FALSE(dup.ok());
+  CHECK(dup.error().message == "duplicate permission 'emote.x'");
+  auto blank = access_policy::compile({}, {rule(" ", {"*"})});
+  REQUIRE_FALSE(blank.ok());
+  CHECK(blank.error().message == "must not be blank");
 }
 
 TEST_CASE("idle candidates resolve against the catalog") {

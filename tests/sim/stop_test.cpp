@@ -3,6 +3,8 @@
 
 #include "support.hpp"
 
+#include <functional>
+
 using namespace simtest;
 using api::player_event_kind;
 
