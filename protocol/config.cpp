@@ -1,472 +1,280 @@
 #include "protocol/config.hpp"
 
+#include "engine/content/json.hpp"
 #include "engine/core/identifier.hpp"
 #include "engine/core/time_string.hpp"
-
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "engine/rules/access.hpp"
+#include "protocol/json.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
+#include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
 extern char** environ; // NOLINT: POSIX, used to list EMOTE_SIM_* names
 
 namespace emote::protocol {
-namespace {
 
 namespace fs = std::filesystem;
+using content::json_value;
 using core::failure;
 
-enum class key_type : std::uint8_t { integer, string, path, boolean, string_list, json };
-
-struct key_info {
-  std::string_view key;
-  key_type type;
+// A value of one key as a layer gave it.
+struct config_value {
+  std::shared_ptr<const json_value> value;
+  /// The exact integer when the value is a number written as one (JSON numbers are read as
+  /// binary64, which cannot hold every 64-bit seed).
+  std::optional<std::int64_t> integer;
+  std::string source;     ///< file name, `EMOTE_SIM_X`, `--flag`, `defaults`
+  bool positions = false; ///< the value's line/column are meaningful in `source`
+  fs::path base_dir;      ///< for relative paths; empty = working directory
 };
 
-// The keys of protocol.md §10, in file order, plus `limits.max_inbound_bytes` and
-// `record_frames` (extensions; a server may add fields).
-constexpr key_info key_table[] = {
-    {"schema_version", key_type::integer},
-    {"emotes", key_type::path},
-    {"listen", key_type::string_list},
-    {"clock", key_type::string},
-    {"tps", key_type::integer},
-    {"seed", key_type::integer},
-    {"max_active_display_entities", key_type::integer},
-    {"cooldown_mode", key_type::string},
-    {"disabled", key_type::string_list},
-    {"permissions", key_type::json},
-    {"auth.controller_token", key_type::string},
-    {"auth.observer_token", key_type::string},
-    {"limits.max_line_bytes", key_type::integer},
-    {"limits.max_inbound_messages", key_type::integer},
-    {"limits.max_inbound_bytes", key_type::integer},
-    {"limits.max_outbound_bytes", key_type::integer},
-    {"limits.max_players", key_type::integer},
-    {"limits.max_connections", key_type::integer},
-    {"metrics", key_type::string},
-    {"record", key_type::path},
-    {"record_frames", key_type::boolean},
-};
+namespace {
 
-const key_info* find_key(std::string_view key) {
-  for (const auto& k : key_table) {
-    if (k.key == key) {
-      return &k;
-    }
-  }
-  return nullptr;
+using problem = std::optional<config_problem>;
+
+problem bad(std::string message, std::string path = {}) {
+  return config_problem{std::move(path), std::move(message)};
 }
 
-std::string env_name_of(std::string_view key) {
-  std::string s = "EMOTE_SIM_";
-  for (const char c : key) {
-    s += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  }
-  return s;
-}
+// ---------------------------------------------------------------------------------------------
+// Validators: one per kind of key. Each checks a value and stores it in its field.
 
-// 1-based line and column of a byte offset, for JSON syntax errors in a config file.
-std::string line_column(std::string_view text, std::size_t offset) {
-  std::size_t line = 1;
-  std::size_t col = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
+problem integer_value(const config_key& k, const config_value& v, std::int64_t& out) {
+  const std::string range = k.min == k.max ? "must be " + std::to_string(k.min)
+                                           : "must be an integer between " + std::to_string(k.min) +
+                                                 " and " + std::to_string(k.max);
+  if (!v.integer) {
+    return bad(range);
   }
-  return std::to_string(line) + ":" + std::to_string(col);
-}
-
-// Java's String.trim(): strips code units <= U+0020 at both ends.
-std::string_view java_trim(std::string_view s) {
-  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) {
-    s.remove_prefix(1);
+  if (*v.integer < k.min || *v.integer > k.max) {
+    return bad(k.min == k.max ? range : range + " (got " + std::to_string(*v.integer) + ")");
   }
-  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-bool is_identifier(std::string_view s) {
-  return core::check_identifier(s) == core::identifier_error::none;
-}
-
-// formats.md §2.3 through engine/core; the error is the detail after "must be a valid Minecraft
-// time: ".
-core::result<std::int64_t, std::string> parse_time_string(std::string_view s,
-                                                          std::int32_t minimum) {
-  auto t = core::parse_time(s, minimum);
-  if (!t) {
-    return failure{std::string(core::time_error_detail(t.error()))};
-  }
-  return static_cast<std::int64_t>(*t);
-}
-
-std::optional<std::string> check_pattern(const std::string& p) {
-  if (p == "*" || is_identifier(p)) {
-    return std::nullopt;
-  }
-  // std::regex compiles recursively: bound what it is given so a config cannot exhaust the stack.
-  int depth = 0;
-  int max_depth = 0;
-  for (const char c : p) {
-    depth += c == '(' || c == '[' ? 1 : (c == ')' || c == ']') && depth > 0 ? -1 : 0;
-    max_depth = std::max(max_depth, depth);
-  }
-  if (p.size() > 1024 || max_depth > 32) {
-    return std::string("regular expression is too long or nests too deeply");
-  }
-  // libstdc++ reads repetition counts and back-reference numbers into a long without a bound.
-  std::size_t run = 0;
-  for (const char c : p) {
-    run = c >= '0' && c <= '9' ? run + 1 : 0;
-    if (run > 6) {
-      return std::string("regular expression has a number over 6 digits");
-    }
-  }
-  // Bounded repetitions ({n}, {n,m}) are expanded into copies when compiled: keep the product
-  // of all their counts small (counting siblings as if nested errs on the safe side).
-  double copies = 1;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] != '{' || (i > 0 && p[i - 1] == '\\')) {
-      continue;
-    }
-    double largest = 0;
-    double n = 0;
-    bool digits = false;
-    for (std::size_t k = i + 1; k < p.size() && p[k] != '}'; ++k) {
-      if (p[k] >= '0' && p[k] <= '9') {
-        n = std::min(n * 10 + (p[k] - '0'), 1e9);
-        digits = true;
-      } else {
-        largest = std::max(largest, n);
-        n = 0;
-      }
-    }
-    largest = std::max(largest, n);
-    if (digits) {
-      copies *= std::max(largest, 1.0);
-    }
-  }
-  if (copies > 10000) {
-    return std::string(
-        "regular expression repeats too much (bounded repetitions over 10000 copies)");
-  }
-  try {
-    std::regex re(p, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    return std::string("is neither *, an identifier nor a valid regular expression: ") + e.what();
-  }
+  out = *v.integer;
   return std::nullopt;
 }
 
-std::string json_type_name(const rapidjson::Value& v) {
-  switch (v.GetType()) {
-  case rapidjson::kNullType:
-    return "null";
-  case rapidjson::kFalseType:
-  case rapidjson::kTrueType:
-    return "a boolean";
-  case rapidjson::kObjectType:
-    return "an object";
-  case rapidjson::kArrayType:
-    return "an array";
-  case rapidjson::kStringType:
-    return "a string";
-  case rapidjson::kNumberType:
-    return "a number";
-  }
-  return "?";
-}
-
-struct entry {
-  std::shared_ptr<rapidjson::Document> value;
-  std::string source;
-  fs::path base_dir; ///< for relative paths; empty = working directory
-};
-
-// Validation context: names the key and the layer in every error.
-struct checker {
-  const std::map<std::string, entry, std::less<>>& entries;
-
-  const entry* get(std::string_view key) const {
-    auto it = entries.find(key);
-    return it == entries.end() ? nullptr : &it->second;
-  }
-  config_error error(std::string_view key, std::string_view source_key, std::string message) const {
-    const entry* e = get(source_key);
-    return config_error{std::string(key), e ? e->source : std::string("defaults"),
-                        std::move(message)};
-  }
-};
-
-std::optional<config_error> int_key(const checker& c, std::string_view key, std::int64_t lo,
-                                    std::int64_t hi, std::int64_t& out) {
-  const entry* e = c.get(key);
-  if (e == nullptr) {
-    return std::nullopt;
-  }
-  const auto& v = *e->value;
-  const std::string range =
-      "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi);
-  if (!v.IsNumber()) {
-    return c.error(key, key, range + ", not " + json_type_name(v));
-  }
+template <typename T>
+problem integer_into(const config_key& k, const config_value& v, T& out) {
   std::int64_t n = 0;
-  if (v.IsInt64()) {
-    n = v.GetInt64();
-  } else if (v.IsDouble() && std::isfinite(v.GetDouble()) &&
-             std::floor(v.GetDouble()) == v.GetDouble() && std::fabs(v.GetDouble()) < 9.0e15) {
-    n = static_cast<std::int64_t>(v.GetDouble());
-  } else {
-    return c.error(key, key, range);
+  if (auto p = integer_value(k, v, n)) {
+    return p;
   }
-  if (n < lo || n > hi) {
-    return c.error(key, key, range + " (got " + std::to_string(n) + ")");
-  }
-  out = n;
+  out = static_cast<T>(n);
   return std::nullopt;
 }
 
-std::optional<config_error> string_key(const checker& c, std::string_view key, std::string& out) {
-  const entry* e = c.get(key);
-  if (e == nullptr) {
-    return std::nullopt;
+problem string_value(const config_value& v, std::string& out) {
+  if (!v.value->is_string()) {
+    return bad("must be a string");
   }
-  if (!e->value->IsString()) {
-    return c.error(key, key, "must be a string, not " + json_type_name(*e->value));
-  }
-  out.assign(e->value->GetString(), e->value->GetStringLength());
+  out = v.value->as_string();
   return std::nullopt;
 }
 
-std::optional<config_error> path_key(const checker& c, std::string_view key, bool allow_empty,
-                                     fs::path& out) {
+problem path_value(const config_value& v, bool allow_empty, fs::path& out) {
   std::string s;
-  if (auto err = string_key(c, key, s)) {
-    return err;
-  }
-  const entry* e = c.get(key);
-  if (e == nullptr) {
-    return std::nullopt;
+  if (auto p = string_value(v, s)) {
+    return p;
   }
   if (s.empty()) {
     if (!allow_empty) {
-      return c.error(key, key, "must not be empty");
+      return bad("must not be empty");
     }
     out.clear();
     return std::nullopt;
   }
   fs::path p(s);
-  if (p.is_relative() && !e->base_dir.empty()) {
-    p = e->base_dir / p;
+  if (p.is_relative() && !v.base_dir.empty()) {
+    p = v.base_dir / p;
   }
   out = p.lexically_normal();
   return std::nullopt;
 }
 
-// ---------------------------------------------------------------------------------------------
-// permissions (players.md §6.4)
+template <typename E>
+problem choice_value(const config_value& v,
+                     std::initializer_list<std::pair<std::string_view, E>> choices, E& out) {
+  std::string message = "must be ";
+  std::size_t i = 0;
+  for (const auto& [name, value] : choices) {
+    message += (i == 0                    ? ""
+                : i + 1 == choices.size() ? " or "
+                                          : ", ") +
+               std::string("\"") + std::string(name) + "\"";
+    ++i;
+  }
+  if (!v.value->is_string()) {
+    return bad(message);
+  }
+  for (const auto& [name, value] : choices) {
+    if (v.value->as_string() == name) {
+      out = value;
+      return std::nullopt;
+    }
+  }
+  return bad(message);
+}
 
-std::optional<std::string> parse_factor(std::string_view text, double& out) {
-  // "xK", K finite and >= 0, written as a plain decimal number.
-  const std::string_view k = text.substr(1);
-  if (k.empty() || k.find_first_not_of("0123456789.eE+-") != std::string_view::npos) {
-    return std::string("must be a time string or xFACTOR (e.g. \"95t\", \"x0.5\")");
+std::string index(std::size_t i) {
+  return "[" + std::to_string(i) + "]";
+}
+
+// ---------------------------------------------------------------------------------------------
+// permissions (players.md §6.4): the JSON shape becomes access rules; what the rules mean is
+// checked once, by rules::access_policy::compile in build().
+
+problem time_value(const json_value& v, const std::string& path, std::int64_t& out) {
+  if (!v.is_string()) {
+    return bad("must be a string", path);
   }
-  const std::string copy(k);
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || !std::isfinite(v) || v < 0) {
-    return std::string("factor must be a finite number >= 0");
+  auto t = core::parse_time(v.as_string(), 0);
+  if (!t) {
+    return bad("must be a valid Minecraft time: " + std::string(core::time_error_detail(t.error())),
+               path);
   }
-  out = v;
+  out = *t;
   return std::nullopt;
 }
 
-std::optional<config_error> parse_idle(const checker& c, const std::string& at,
-                                       const rapidjson::Value& v,
-                                       sim::access_rule::idle_settings& idle) {
-  auto err = [&](const std::string& sub, std::string msg) {
-    return c.error(at + sub, "permissions", std::move(msg));
-  };
-  if (!v.IsObject()) {
-    return err("", "must be an object");
+problem cooldown_value(const json_value& v, const std::string& path,
+                       sim::access_rule::cooldown_modifier& out) {
+  if (!v.is_string()) {
+    return bad("must be a string", path);
+  }
+  std::string_view text = v.as_string();
+  if (!text.starts_with("x")) {
+    out.is_factor = false;
+    return time_value(v, path, out.ticks);
+  }
+  // "xK": K a decimal number (the rules check that it is finite and >= 0).
+  text.remove_prefix(1);
+  if (text.starts_with("+")) {
+    text.remove_prefix(1);
+  }
+  double k = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), k);
+  if (text.empty() || end != text.data() + text.size() ||
+      (ec != std::errc{} && ec != std::errc::result_out_of_range) ||
+      text.find_first_not_of("0123456789.eE+-") != std::string_view::npos) {
+    return bad("must be a time string or xFACTOR (e.g. \"95t\", \"x0.5\")", path);
+  }
+  if (ec == std::errc::result_out_of_range) {
+    k = std::numeric_limits<double>::infinity(); // too large: the rules refuse it
+  }
+  out.is_factor = true;
+  out.factor = k;
+  return std::nullopt;
+}
+
+problem idle_value(const json_value& v, const std::string& at,
+                   sim::access_rule::idle_settings& idle) {
+  if (!v.is_object()) {
+    return bad("must be an object", at);
   }
   bool have_emote = false;
-  for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
-    const std::string name(m->name.GetString(), m->name.GetStringLength());
-    if (name == "delay") {
-      if (!m->value.IsString()) {
-        return err(".delay", "must be a string");
+  for (const auto& m : v.as_object()) {
+    if (m.key == "delay") {
+      if (auto p = time_value(m.value, at + ".delay", idle.delay)) {
+        return p;
       }
-      auto t = parse_time_string({m->value.GetString(), m->value.GetStringLength()}, 1);
-      if (!t) {
-        return err(".delay", "must be a valid Minecraft time: " + t.error());
-      }
-      idle.delay = *t;
-    } else if (name == "emote") {
+    } else if (m.key == "emote") {
       have_emote = true;
-      const auto& list = m->value;
-      if (!list.IsArray() || list.Empty()) {
-        return err(".emote", "must be a non-empty array");
+      if (!m.value.is_array() || m.value.as_array().empty()) {
+        return bad("must be a non-empty array", at + ".emote");
       }
-      const bool weighted = list.Size() >= 2 && list[1].IsNumber();
-      if (weighted && list.Size() % 2 != 0) {
-        return err(".emote", "must contain complete id and weight pairs");
+      const auto& list = m.value.as_array();
+      const bool weighted = list.size() >= 2 && list[1].is_number();
+      if (weighted && list.size() % 2 != 0) {
+        return bad("must contain complete id and weight pairs", at + ".emote");
       }
-      std::set<std::string> seen;
-      std::int64_t total = 0;
-      for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
-        const std::string sub = ".emote[" + std::to_string(i) + "]";
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string sub = at + ".emote" + index(i);
         if (weighted && i % 2 == 1) {
-          const auto& w = list[i];
-          if (!w.IsNumber()) {
-            return err(sub, "must be a number");
-          }
-          const double d = w.GetDouble();
-          if (!std::isfinite(d) || std::floor(d) != d || d < 1 || d > 100) {
-            return err(sub, "must be an integer between 1 and 100");
+          const double d = list[i].is_number() ? list[i].as_number() : 0.5;
+          if (!std::isfinite(d) || std::floor(d) != d ||
+              std::fabs(d) > std::numeric_limits<std::int32_t>::max()) {
+            return bad("must be an integer between 1 and 100", sub);
           }
           idle.weights.push_back(static_cast<std::int32_t>(d));
-          total += static_cast<std::int64_t>(d);
           continue;
         }
-        if (!list[i].IsString()) {
-          return err(sub, "must be a string");
+        if (!list[i].is_string()) {
+          return bad("must be a string", sub);
         }
-        std::string id(list[i].GetString(), list[i].GetStringLength());
-        if (weighted) {
-          if (!is_identifier(id)) {
-            return err(sub, "must be a valid lowercase Minecraft identifier (patterns are only "
-                            "allowed in the equal-weight form)");
-          }
-        } else if (auto bad = check_pattern(id)) {
-          return err(sub, *bad);
-        }
-        if (!seen.insert(id).second) {
-          return err(sub, "repeats '" + id + "'");
-        }
-        idle.emotes.push_back(std::move(id));
-      }
-      if (weighted && total != 100) {
-        return err(".emote", "weights must total 100 (got " + std::to_string(total) + ")");
+        idle.emotes.push_back(list[i].as_string());
       }
     } else {
-      return err("." + name, "unknown key");
+      return bad("unknown key", at + "." + m.key);
     }
   }
   if (!have_emote) {
-    return err(".emote", "is required");
+    return bad("is required", at + ".emote");
   }
   return std::nullopt;
 }
 
-std::optional<config_error> parse_permissions(const checker& c,
-                                              std::vector<sim::access_rule>& out) {
-  const entry* e = c.get("permissions");
-  if (e == nullptr) {
-    return std::nullopt;
-  }
-  const auto& v = *e->value;
-  if (!v.IsArray()) {
-    return c.error("permissions", "permissions", "must be an array");
+problem permissions_value(const config_value& cv, std::vector<sim::access_rule>& out) {
+  const json_value& v = *cv.value;
+  if (!v.is_array()) {
+    return bad("must be an array");
   }
   std::vector<sim::access_rule> rules;
-  std::set<std::string> names;
-  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-    const std::string at = "permissions[" + std::to_string(i) + "]";
-    auto err = [&](const std::string& sub, std::string msg) {
-      return c.error(at + sub, "permissions", std::move(msg));
-    };
-    const auto& r = v[i];
-    if (!r.IsObject()) {
-      return err("", "must be an object");
+  for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+    const std::string at = index(i);
+    const json_value& r = v.as_array()[i];
+    if (!r.is_object()) {
+      return bad("must be an object", at);
     }
     sim::access_rule rule;
     bool have_permission = false;
     bool have_emotes = false;
-    for (auto m = r.MemberBegin(); m != r.MemberEnd(); ++m) {
-      const std::string name(m->name.GetString(), m->name.GetStringLength());
-      const auto& f = m->value;
-      if (name == "permission") {
-        if (!f.IsString()) {
-          return err(".permission", "must be a string");
+    for (const auto& m : r.as_object()) {
+      const json_value& f = m.value;
+      if (m.key == "permission") {
+        if (!f.is_string()) {
+          return bad("must be a string", at + ".permission");
         }
-        rule.permission = std::string(java_trim({f.GetString(), f.GetStringLength()}));
-        if (rule.permission.empty()) {
-          return err(".permission", "must not be blank");
-        }
-        if (!names.insert(rule.permission).second) {
-          return err(".permission", "duplicate permission '" + rule.permission + "'");
-        }
+        rule.permission = f.as_string();
         have_permission = true;
-      } else if (name == "emotes") {
-        if (!f.IsArray()) {
-          return err(".emotes", "must be an array of patterns");
+      } else if (m.key == "emotes") {
+        if (!f.is_array()) {
+          return bad("must be an array of patterns", at + ".emotes");
         }
-        for (rapidjson::SizeType k = 0; k < f.Size(); ++k) {
-          const std::string sub = ".emotes[" + std::to_string(k) + "]";
-          if (!f[k].IsString()) {
-            return err(sub, "must be a string");
+        for (std::size_t k = 0; k < f.as_array().size(); ++k) {
+          if (!f.as_array()[k].is_string()) {
+            return bad("must be a string", at + ".emotes" + index(k));
           }
-          std::string p(f[k].GetString(), f[k].GetStringLength());
-          if (auto bad = check_pattern(p)) {
-            return err(sub, *bad);
-          }
-          rule.emotes.push_back(std::move(p));
+          rule.emotes.push_back(f.as_array()[k].as_string());
         }
         have_emotes = true;
-      } else if (name == "cooldown") {
-        if (!f.IsString()) {
-          return err(".cooldown", "must be a string");
-        }
-        const std::string_view text(f.GetString(), f.GetStringLength());
+      } else if (m.key == "cooldown") {
         sim::access_rule::cooldown_modifier mod;
-        if (text.starts_with("x")) {
-          mod.is_factor = true;
-          if (auto bad = parse_factor(text, mod.factor)) {
-            return err(".cooldown", *bad);
-          }
-        } else {
-          auto t = parse_time_string(text, 0);
-          if (!t) {
-            return err(".cooldown", "must be a valid Minecraft time: " + t.error());
-          }
-          mod.ticks = *t;
+        if (auto p = cooldown_value(f, at + ".cooldown", mod)) {
+          return p;
         }
         rule.cooldown = mod;
-      } else if (name == "idle") {
+      } else if (m.key == "idle") {
         sim::access_rule::idle_settings idle;
-        if (auto bad = parse_idle(c, at + ".idle", f, idle)) {
-          return bad;
+        if (auto p = idle_value(f, at + ".idle", idle)) {
+          return p;
         }
         rule.idle = std::move(idle);
       } else {
-        return err("." + name, "unknown key");
+        return bad("unknown key", at + "." + m.key);
       }
     }
     if (!have_permission) {
-      return err(".permission", "is required");
+      return bad("is required", at + ".permission");
     }
     if (!have_emotes) {
-      return err(".emotes", "is required");
+      return bad("is required", at + ".emotes");
     }
     rules.push_back(std::move(rule));
   }
@@ -475,75 +283,395 @@ std::optional<config_error> parse_permissions(const checker& c,
 }
 
 // ---------------------------------------------------------------------------------------------
+// The table.
 
-// Converts command-line / environment text to the JSON value a file would hold for `type`.
-std::optional<std::string> text_to_json(key_type type, std::string_view text,
-                                        rapidjson::Document& out) {
-  switch (type) {
-  case key_type::integer: {
-    std::int64_t n = 0;
-    const auto t = java_trim(text);
-    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
-    if (t.empty() || ec != std::errc{} || ptr != t.data() + t.size()) {
-      return std::string("must be an integer");
-    }
-    out.SetInt64(n);
-    return std::nullopt;
-  }
-  case key_type::boolean: {
-    const auto t = java_trim(text);
-    if (t == "true" || t == "1" || t == "yes") {
-      out.SetBool(true);
-    } else if (t == "false" || t == "0" || t == "no" || t.empty()) {
-      out.SetBool(false);
-    } else {
-      return std::string("must be true or false");
-    }
-    return std::nullopt;
-  }
-  case key_type::string:
-  case key_type::path:
-    out.SetString(text.data(), static_cast<rapidjson::SizeType>(text.size()), out.GetAllocator());
-    return std::nullopt;
-  case key_type::string_list: {
-    const auto t = java_trim(text);
-    if (t.starts_with("[")) {
-      out.Parse(t.data(), t.size());
-      if (out.HasParseError()) {
-        return std::string("is not valid JSON: ") +
-               rapidjson::GetParseError_En(out.GetParseError());
+using apply_fn = std::optional<config_problem> (*)(const config_key&, const config_value&,
+                                                   server_config&);
+
+constexpr std::int64_t int32_max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t int64_min = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
+
+// A row. The apply lambdas are the only place a key's field is named.
+constexpr config_key row(std::string_view name, config_type type, std::int64_t min,
+                         std::int64_t max, std::string_view default_json, std::string_view flag,
+                         std::string_view env, std::string_view value_name, std::string_view help,
+                         apply_fn apply) {
+  return config_key{name, type, min, max, default_json, flag, env, value_name, help, apply};
+}
+
+const config_key table[] = {
+    row("schema_version", config_type::integer, 1, 1, "1", "schema-version",
+        "EMOTE_SIM_SCHEMA_VERSION", "N", "the configuration format (1)",
+        [](const config_key& k, const config_value& v, server_config&) {
+          std::int64_t n = 0;
+          return integer_value(k, v, n);
+        }),
+    row("emotes", config_type::path, 0, 0, R"("emotes")", "emotes", "EMOTE_SIM_EMOTES", "DIR",
+        "the emote folder to load",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return path_value(v, false, c.emotes);
+        }),
+    row("listen", config_type::string_list, 0, 0, R"(["127.0.0.1:25580"])", "listen",
+        "EMOTE_SIM_LISTEN", "ADDR",
+        "HOST:PORT or unix:/path/to.sock; repeat for several (replaces the list)",
+        [](const config_key&, const config_value& v, server_config& c) -> problem {
+          const json_value& j = *v.value;
+          if (!j.is_array() || j.as_array().empty()) {
+            return bad("must be a non-empty array of addresses");
+          }
+          std::vector<listen_address> list;
+          for (std::size_t i = 0; i < j.as_array().size(); ++i) {
+            const json_value& e = j.as_array()[i];
+            if (!e.is_string()) {
+              return bad("must be a string", index(i));
+            }
+            auto a = parse_listen_address(e.as_string());
+            if (!a) {
+              return bad(a.error(), index(i));
+            }
+            if (std::find(list.begin(), list.end(), *a) != list.end()) {
+              return bad("is listed twice", index(i));
+            }
+            list.push_back(*a);
+          }
+          c.listen = std::move(list);
+          return std::nullopt;
+        }),
+    row("clock", config_type::string, 0, 0, R"("realtime")", "clock", "EMOTE_SIM_CLOCK", "C",
+        "realtime (ticks on absolute deadlines) or manual (clock.step)",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return choice_value(
+              v, {{"realtime", clock_mode::realtime}, {"manual", clock_mode::manual}}, c.clock);
+        }),
+    row("tps", config_type::integer, 1, 1000, "20", "tps", "EMOTE_SIM_TPS", "N",
+        "ticks per second of the realtime clock",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.tps);
+        }),
+    row("seed", config_type::integer, int64_min, int64_max, "0", "seed", "EMOTE_SIM_SEED", "N",
+        "the server seed",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.engine.seed);
+        }),
+    row("max_active_display_entities", config_type::integer, 0, int32_max, "512",
+        "max-active-display-entities", "EMOTE_SIM_MAX_ACTIVE_DISPLAY_ENTITIES", "N",
+        "display entities shown at once (0: unlimited)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.engine.max_active_display_entities);
+        }),
+    row("cooldown_mode", config_type::string, 0, 0, R"("start")", "cooldown-mode",
+        "EMOTE_SIM_COOLDOWN_MODE", "M", "when a cooldown starts: start or stop",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return choice_value(
+              v, {{"start", sim::cooldown_mode::start}, {"stop", sim::cooldown_mode::stop}},
+              c.engine.cooldown_mode);
+        }),
+    row("disabled", config_type::string_list, 0, 0, "[]", "disabled", "EMOTE_SIM_DISABLED", "ID",
+        "an emote id players cannot play; repeat for several (replaces the list)",
+        [](const config_key&, const config_value& v, server_config& c) -> problem {
+          const json_value& j = *v.value;
+          if (!j.is_array()) {
+            return bad("must be an array of emote ids");
+          }
+          std::vector<std::string> ids;
+          for (std::size_t i = 0; i < j.as_array().size(); ++i) {
+            if (!j.as_array()[i].is_string()) {
+              return bad("must be a string", index(i));
+            }
+            ids.push_back(j.as_array()[i].as_string());
+          }
+          c.engine.disabled = std::move(ids); // trimmed and de-duplicated by the rules
+          return std::nullopt;
+        }),
+    row("permissions", config_type::json, 0, 0,
+        R"([{"permission":"emote.default","emotes":["*"],"idle":{"delay":"3600t","emote":["emote:sit"]}}])",
+        "permissions", "EMOTE_SIM_PERMISSIONS", "JSON",
+        "access rules, cooldown modifiers and idle settings as JSON (docs/spec/players.md §6.4)",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return permissions_value(v, c.engine.permissions);
+        }),
+    row("auth.controller_token", config_type::string, 0, 0, R"("")", "auth-controller-token",
+        "EMOTE_SIM_AUTH_CONTROLLER_TOKEN", "T", "the token controllers send (empty: none)",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return string_value(v, c.auth.controller_token);
+        }),
+    row("auth.observer_token", config_type::string, 0, 0, R"("")", "auth-observer-token",
+        "EMOTE_SIM_AUTH_OBSERVER_TOKEN", "T", "the token observers send (empty: none)",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return string_value(v, c.auth.observer_token);
+        }),
+    row("limits.max_line_bytes", config_type::integer, 64, std::int64_t{1} << 30, "1048576",
+        "limits-max-line-bytes", "EMOTE_SIM_LIMITS_MAX_LINE_BYTES", "N",
+        "longest accepted request line",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_line_bytes);
+        }),
+    row("limits.max_inbound_messages", config_type::integer, 1, std::int64_t{1} << 30, "65536",
+        "limits-max-inbound-messages", "EMOTE_SIM_LIMITS_MAX_INBOUND_MESSAGES", "N",
+        "unapplied lines per connection before reading pauses",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_inbound_messages);
+        }),
+    row("limits.max_inbound_bytes", config_type::integer, 1024, std::int64_t{1} << 40, "67108864",
+        "limits-max-inbound-bytes", "EMOTE_SIM_LIMITS_MAX_INBOUND_BYTES", "N",
+        "unapplied bytes per connection before reading pauses",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_inbound_bytes);
+        }),
+    row("limits.max_outbound_bytes", config_type::integer, 1024, std::int64_t{1} << 40, "16777216",
+        "limits-max-outbound-bytes", "EMOTE_SIM_LIMITS_MAX_OUTBOUND_BYTES", "N",
+        "queued output per connection before it is dropped",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_outbound_bytes);
+        }),
+    row("limits.max_players", config_type::integer, 1, int32_max, "10000", "limits-max-players",
+        "EMOTE_SIM_LIMITS_MAX_PLAYERS", "N", "players joined at once",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.engine.max_players);
+        }),
+    row("limits.max_connections", config_type::integer, 1, 1000000, "256", "limits-max-connections",
+        "EMOTE_SIM_LIMITS_MAX_CONNECTIONS", "N", "client connections at once",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_connections);
+        }),
+    row("metrics", config_type::string, 0, 0, R"("")", "metrics", "EMOTE_SIM_METRICS", "HOST:PORT",
+        "serve Prometheus metrics at GET /metrics (empty: off)",
+        [](const config_key&, const config_value& v, server_config& c) -> problem {
+          std::string s;
+          if (auto p = string_value(v, s)) {
+            return p;
+          }
+          c.metrics.reset();
+          if (s.empty()) {
+            return std::nullopt;
+          }
+          auto a = parse_listen_address(s);
+          if (!a) {
+            return bad(a.error());
+          }
+          if (a->type != listen_address::kind::tcp) {
+            return bad("must be a TCP HOST:PORT address");
+          }
+          c.metrics = *a;
+          return std::nullopt;
+        }),
+    row("record", config_type::path, 0, 0, R"("")", "record", "EMOTE_SIM_RECORD", "FILE",
+        "record the session as NDJSON (replay with `emote-sim replay FILE`; empty: off)",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return path_value(v, true, c.record);
+        }),
+    row("record_frames", config_type::boolean, 0, 0, "false", "record-frames",
+        "EMOTE_SIM_RECORD_FRAMES", "", "store whole frames in the recording, not only digests",
+        [](const config_key&, const config_value& v, server_config& c) -> problem {
+          if (!v.value->is_bool()) {
+            return bad("must be true or false");
+          }
+          c.record_frames = v.value->as_bool();
+          return std::nullopt;
+        }),
+};
+
+// Environment variables of the program that are not keys.
+constexpr std::string_view other_variables[] = {"EMOTE_SIM_CONFIG", "EMOTE_SIM_TOKEN"};
+
+// ---------------------------------------------------------------------------------------------
+// Positions
+
+// The byte offset of a 1-based line and column (columns in Unicode scalar values) as the JSON
+// reader counts them: CR, LF and CR LF end a line.
+std::size_t offset_of(std::string_view text, std::uint32_t line, std::uint32_t column) {
+  std::size_t i = 0;
+  for (std::uint32_t l = 1; l < line && i < text.size(); ++i) {
+    if (text[i] == '\r') {
+      ++l;
+      if (i + 1 < text.size() && text[i + 1] == '\n') {
+        ++i;
       }
-      return std::nullopt;
+    } else if (text[i] == '\n') {
+      ++l;
     }
-    out.SetArray();
+  }
+  for (std::uint32_t c = 1; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
+      continue;
+    }
+    if (c == column) {
+      break;
+    }
+    ++c;
+  }
+  return i;
+}
+
+// The exact integer of a number value: from its text in `source` when known, else from the
+// binary64 value when that is an integer.
+std::optional<std::int64_t> integer_of(const json_value& v, std::string_view source) {
+  if (!v.is_number()) {
+    return std::nullopt;
+  }
+  if (!source.empty()) {
+    const std::size_t at = offset_of(source, v.line, v.column);
+    std::int64_t n = 0;
+    const char* first = source.data() + at;
+    const char* last = source.data() + source.size();
+    const auto [end, ec] = std::from_chars(first, last, n);
+    const bool more = end != last && (*end == '.' || *end == 'e' || *end == 'E');
+    if (ec == std::errc{} && end != first && !more) {
+      return n;
+    }
+  }
+  const double d = v.as_number();
+  // Integral binary64 values below 2^63 in magnitude are exact int64 values.
+  if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.2233720368547758e18) {
+    return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+std::string position_text(const std::string& source, const json_value& v) {
+  return source + ":" + std::to_string(v.line) + ":" + std::to_string(v.column);
+}
+
+// The value at `path` below `root` (`[1].idle.emote[3]`), or its deepest existing ancestor.
+const json_value& locate(const json_value& root, std::string_view path) {
+  const json_value* at = &root;
+  while (!path.empty()) {
+    if (path.front() == '[') {
+      const auto close = path.find(']');
+      std::size_t i = 0;
+      std::from_chars(path.data() + 1, path.data() + close, i);
+      if (close == std::string_view::npos || !at->is_array() || i >= at->as_array().size()) {
+        return *at;
+      }
+      at = &at->as_array()[i];
+      path.remove_prefix(close + 1);
+    } else if (path.front() == '.') {
+      path.remove_prefix(1);
+      const auto end = path.find_first_of(".[");
+      const json_value* next = at->find(path.substr(0, end));
+      if (next == nullptr) {
+        return *at;
+      }
+      at = next;
+      path.remove_prefix(end == std::string_view::npos ? path.size() : end);
+    } else {
+      return *at;
+    }
+  }
+  return *at;
+}
+
+config_error error_at(const config_key& k, const config_value& v, const config_problem& p) {
+  config_error e{std::string(k.name) + p.path, v.source, p.message};
+  if (v.positions) {
+    e.source = position_text(v.source, locate(*v.value, p.path));
+  }
+  return e;
+}
+
+// Parses JSON text from the environment or a command line.
+core::result<json_value, config_error> parse_text(std::string_view key, std::string_view text,
+                                                  const std::string& source) {
+  auto parsed = content::parse_json(text);
+  if (!parsed.ok) {
+    return failure{config_error{std::string(key),
+                                source + ":" + std::to_string(parsed.error.line) + ":" +
+                                    std::to_string(parsed.error.column),
+                                parsed.error.message}};
+  }
+  return std::move(parsed.root);
+}
+
+// Converts environment or command-line text to the value a file would hold for `type`. Text
+// that is not of the type is kept as a string, so build() reports it with the key's message.
+core::result<config_value, config_error> text_value(const config_key& k, std::string_view text,
+                                                    const std::string& source) {
+  config_value out;
+  out.source = source;
+  json_value v;
+  switch (k.type) {
+  case config_type::integer: {
+    const auto t = core::java_trim(text);
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (!t.empty() && ec == std::errc{} && end == t.data() + t.size()) {
+      v.set_number(static_cast<double>(n));
+      out.integer = n;
+    } else {
+      v.set_string(std::string(text));
+    }
+    break;
+  }
+  case config_type::boolean: {
+    const auto t = core::java_trim(text);
+    if (t == "true" || t == "1" || t == "yes") {
+      v.set_bool(true);
+    } else if (t == "false" || t == "0" || t == "no" || t.empty()) {
+      v.set_bool(false);
+    } else {
+      v.set_string(std::string(text));
+    }
+    break;
+  }
+  case config_type::string:
+  case config_type::path:
+    v.set_string(std::string(text));
+    break;
+  case config_type::string_list: {
+    const auto t = core::java_trim(text);
+    if (t.starts_with("[")) {
+      auto parsed = parse_text(k.name, text, source);
+      if (!parsed) {
+        return failure{parsed.error()};
+      }
+      v = std::move(*parsed);
+      out.positions = true;
+      break;
+    }
+    auto& list = v.set_array();
     std::size_t start = 0;
     while (!t.empty() && start <= t.size()) {
       auto comma = t.find(',', start);
       if (comma == std::string_view::npos) {
         comma = t.size();
       }
-      const auto item = java_trim(t.substr(start, comma - start));
+      const auto item = core::java_trim(t.substr(start, comma - start));
       if (!item.empty()) {
-        out.PushBack(rapidjson::Value(item.data(), static_cast<rapidjson::SizeType>(item.size()),
-                                      out.GetAllocator()),
-                     out.GetAllocator());
+        list.emplace_back().set_string(std::string(item));
       }
       start = comma + 1;
     }
-    return std::nullopt;
+    break;
   }
-  case key_type::json:
-    out.Parse(text.data(), text.size());
-    if (out.HasParseError()) {
-      return std::string("is not valid JSON: ") + rapidjson::GetParseError_En(out.GetParseError()) +
-             " at offset " + std::to_string(out.GetErrorOffset());
+  case config_type::json: {
+    auto parsed = parse_text(k.name, text, source);
+    if (!parsed) {
+      return failure{parsed.error()};
     }
-    return std::nullopt;
+    v = std::move(*parsed);
+    out.positions = true;
+    break;
   }
-  return std::string("unsupported");
+  }
+  out.value = std::make_shared<const json_value>(std::move(v));
+  return out;
 }
 
 } // namespace
+
+std::span<const config_key> config_keys() {
+  return table;
+}
+
+const config_key* find_config_key(std::string_view name) {
+  for (const auto& k : table) {
+    if (k.name == name) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
 
 std::string config_error::text() const {
   if (key.empty()) {
@@ -557,42 +685,63 @@ std::string config_error::text() const {
 }
 
 struct config_loader::impl {
-  std::map<std::string, entry, std::less<>> entries;
+  std::map<std::string, config_value, std::less<>> entries;
 
-  std::optional<config_error> add_object(const rapidjson::Value& obj, const std::string& prefix,
-                                         const std::string& source, const fs::path& base) {
-    for (auto m = obj.MemberBegin(); m != obj.MemberEnd(); ++m) {
-      const std::string key = prefix + std::string(m->name.GetString(), m->name.GetStringLength());
+  // One layer in the file's shape. `text` is the JSON text the values were read from (for
+  // exact integers), empty when there is none.
+  std::optional<config_error> add_object(const json_value& obj, const std::string& prefix,
+                                         const std::string& source, bool positions,
+                                         std::string_view text, const fs::path& base) {
+    for (const auto& m : obj.as_object()) {
+      const std::string key = prefix + m.key;
+      const std::string where = positions ? position_text(source, m.value) : source;
       if (prefix.empty() && (key == "auth" || key == "limits")) {
-        if (!m->value.IsObject()) {
-          return config_error{key, source, "must be an object"};
+        if (!m.value.is_object()) {
+          return config_error{key, where, "must be an object"};
         }
-        if (auto err = add_object(m->value, key + ".", source, base)) {
+        if (auto err = add_object(m.value, key + ".", source, positions, text, base)) {
           return err;
         }
         continue;
       }
-      if (find_key(key) == nullptr) {
-        return config_error{key, source, "unknown key"};
+      if (find_config_key(key) == nullptr) {
+        return config_error{key, where, "unknown key"};
       }
-      auto doc = std::make_shared<rapidjson::Document>();
-      doc->CopyFrom(m->value, doc->GetAllocator());
-      entries[key] = entry{std::move(doc), source, base};
+      config_value v;
+      v.value = std::make_shared<const json_value>(m.value);
+      v.integer = integer_of(m.value, text);
+      v.source = source;
+      v.positions = positions;
+      v.base_dir = base;
+      entries[key] = std::move(v);
     }
     return std::nullopt;
+  }
+
+  std::optional<config_error> add_text(std::string_view json, const std::string& source,
+                                       bool positions, const fs::path& base) {
+    auto parsed = content::parse_json(json);
+    if (!parsed.ok) {
+      return config_error{"",
+                          positions ? source + ":" + std::to_string(parsed.error.line) + ":" +
+                                          std::to_string(parsed.error.column)
+                                    : source,
+                          parsed.error.message};
+    }
+    if (!parsed.root.is_object()) {
+      return config_error{"", positions ? position_text(source, parsed.root) : source,
+                          "the configuration must be a JSON object"};
+    }
+    // The reader skips a byte order mark; positions count from after it.
+    if (json.starts_with("\xEF\xBB\xBF")) {
+      json.remove_prefix(3);
+    }
+    return add_object(parsed.root, "", source, positions, json, base);
   }
 };
 
 config_loader::config_loader() : impl_(std::make_unique<impl>()) {}
 config_loader::~config_loader() = default;
-
-std::vector<std::string_view> config_loader::keys() {
-  std::vector<std::string_view> out;
-  for (const auto& k : key_table) {
-    out.push_back(k.key);
-  }
-  return out;
-}
 
 std::optional<config_error> config_loader::add_file(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -602,53 +751,68 @@ std::optional<config_error> config_loader::add_file(const fs::path& file) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
   fs::path base = file.parent_path();
   if (base.empty()) {
     base = ".";
   }
-  return add_json(text, source, base);
+  return impl_->add_text(ss.str(), source, true, base);
 }
 
 std::optional<config_error> config_loader::add_json(std::string_view json,
                                                     const std::string& source,
                                                     const fs::path& base_dir) {
-  rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(json.data(),
-                                                                                 json.size());
-  if (doc.HasParseError()) {
-    return config_error{"", source,
-                        std::string("invalid JSON at ") + line_column(json, doc.GetErrorOffset()) +
-                            ": " + rapidjson::GetParseError_En(doc.GetParseError())};
+  return impl_->add_text(json, source, false, base_dir);
+}
+
+std::optional<config_error> config_loader::add_value(const json_value& object,
+                                                     const std::string& file,
+                                                     const fs::path& base_dir) {
+  if (!object.is_object()) {
+    return config_error{"", position_text(file, object), "the configuration must be a JSON object"};
   }
-  if (!doc.IsObject()) {
-    return config_error{"", source, "the configuration must be a JSON object"};
-  }
-  return impl_->add_object(doc, "", source, base_dir);
+  return impl_->add_object(object, "", file, true, {}, base_dir);
 }
 
 std::optional<config_error> config_loader::set(std::string_view key, std::string_view text,
                                                const std::string& source) {
-  const key_info* k = find_key(key);
+  const config_key* k = find_config_key(key);
   if (k == nullptr) {
     return config_error{std::string(key), source, "unknown key"};
   }
-  auto doc = std::make_shared<rapidjson::Document>();
-  if (auto bad = text_to_json(k->type, text, *doc)) {
-    return config_error{std::string(key), source, *bad};
+  auto v = text_value(*k, text, source);
+  if (!v) {
+    return v.error();
   }
-  impl_->entries[std::string(key)] = entry{std::move(doc), source, fs::path()};
+  impl_->entries[std::string(key)] = std::move(*v);
+  return std::nullopt;
+}
+
+std::optional<config_error> config_loader::set_list(std::string_view key,
+                                                    const std::vector<std::string>& items,
+                                                    const std::string& source) {
+  const config_key* k = find_config_key(key);
+  if (k == nullptr || k->type != config_type::string_list) {
+    return config_error{std::string(key), source, "is not a list key"};
+  }
+  json_value v;
+  auto& list = v.set_array();
+  for (const auto& item : items) {
+    list.emplace_back().set_string(item);
+  }
+  config_value cv;
+  cv.value = std::make_shared<const json_value>(std::move(v));
+  cv.source = source;
+  impl_->entries[std::string(key)] = std::move(cv);
   return std::nullopt;
 }
 
 std::optional<config_error> config_loader::add_environment(const env_lookup& lookup,
                                                            const env_names& names) {
-  std::set<std::string> known = {"EMOTE_SIM_CONFIG"};
-  for (const auto& k : key_table) {
-    const std::string name = env_name_of(k.key);
-    known.insert(name);
-    if (auto v = lookup(name)) {
-      if (auto err = set(k.key, *v, name)) {
+  std::set<std::string, std::less<>> known(std::begin(other_variables), std::end(other_variables));
+  for (const auto& k : table) {
+    known.insert(std::string(k.env));
+    if (auto v = lookup(std::string(k.env))) {
+      if (auto err = set(k.name, *v, std::string(k.env))) {
         return err;
       }
     }
@@ -662,199 +826,95 @@ std::optional<config_error> config_loader::add_environment(const env_lookup& loo
 }
 
 core::result<server_config, config_error> config_loader::build() const {
-  const checker c{impl_->entries};
   server_config cfg;
-  cfg.emotes = "emotes";
-  cfg.listen = {listen_address{listen_address::kind::tcp, "127.0.0.1", 25580, ""}};
-
-  std::int64_t n = 0;
-  if (c.get("schema_version")) {
-    if (auto err = int_key(c, "schema_version", 1, 1, n)) {
-      err->message = "must be 1";
-      return failure{*err};
+  // Every key: its default, then the value a layer set, each through the key's validator.
+  for (const auto& k : table) {
+    config_value defaults;
+    auto parsed = content::parse_json(k.default_json);
+    defaults.value = std::make_shared<const json_value>(std::move(parsed.root));
+    defaults.integer = integer_of(*defaults.value, k.default_json);
+    defaults.source = "defaults";
+    if (auto p = k.apply(k, defaults, cfg)) {
+      return failure{error_at(k, defaults, *p)};
     }
-  }
-  if (auto err = path_key(c, "emotes", false, cfg.emotes)) {
-    return failure{*err};
-  }
-  if (const entry* e = c.get("listen")) {
-    const auto& v = *e->value;
-    if (!v.IsArray() || v.Empty()) {
-      return failure{c.error("listen", "listen", "must be a non-empty array of addresses")};
-    }
-    cfg.listen.clear();
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-      const std::string at = "listen[" + std::to_string(i) + "]";
-      if (!v[i].IsString()) {
-        return failure{c.error(at, "listen", "must be a string")};
-      }
-      auto a = parse_listen_address({v[i].GetString(), v[i].GetStringLength()});
-      if (!a) {
-        return failure{c.error(at, "listen", a.error())};
-      }
-      if (std::find(cfg.listen.begin(), cfg.listen.end(), *a) != cfg.listen.end()) {
-        return failure{c.error(at, "listen", "is listed twice")};
-      }
-      cfg.listen.push_back(*a);
-    }
-  }
-  std::string s;
-  if (c.get("clock")) {
-    if (auto err = string_key(c, "clock", s)) {
-      return failure{*err};
-    }
-    if (s == "realtime") {
-      cfg.clock = clock_mode::realtime;
-    } else if (s == "manual") {
-      cfg.clock = clock_mode::manual;
-    } else {
-      return failure{c.error("clock", "clock", "must be \"realtime\" or \"manual\"")};
-    }
-  }
-  n = cfg.tps;
-  if (auto err = int_key(c, "tps", 1, 1000, n)) {
-    return failure{*err};
-  }
-  cfg.tps = static_cast<std::int32_t>(n);
-  n = cfg.engine.seed;
-  if (auto err = int_key(c, "seed", INT64_MIN, INT64_MAX, n)) {
-    return failure{*err};
-  }
-  cfg.engine.seed = n;
-  n = cfg.engine.max_active_display_entities;
-  if (auto err = int_key(c, "max_active_display_entities", 0, INT32_MAX, n)) {
-    return failure{*err};
-  }
-  cfg.engine.max_active_display_entities = static_cast<std::int32_t>(n);
-  if (c.get("cooldown_mode")) {
-    if (auto err = string_key(c, "cooldown_mode", s)) {
-      return failure{*err};
-    }
-    if (s == "start") {
-      cfg.engine.cooldown_mode = sim::cooldown_mode::start;
-    } else if (s == "stop") {
-      cfg.engine.cooldown_mode = sim::cooldown_mode::stop;
-    } else {
-      return failure{c.error("cooldown_mode", "cooldown_mode", "must be \"start\" or \"stop\"")};
-    }
-  }
-  if (const entry* e = c.get("disabled")) {
-    const auto& v = *e->value;
-    if (!v.IsArray()) {
-      return failure{c.error("disabled", "disabled", "must be an array of emote ids")};
-    }
-    // players.md §6.4: trimmed, non-blank, de-duplicated (first occurrence kept).
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-      if (!v[i].IsString()) {
-        return failure{
-            c.error("disabled[" + std::to_string(i) + "]", "disabled", "must be a string")};
-      }
-      const std::string id(java_trim({v[i].GetString(), v[i].GetStringLength()}));
-      if (!id.empty() && std::find(cfg.engine.disabled.begin(), cfg.engine.disabled.end(), id) ==
-                             cfg.engine.disabled.end()) {
-        cfg.engine.disabled.push_back(id);
-      }
-    }
-  }
-  if (auto err = parse_permissions(c, cfg.engine.permissions)) {
-    return failure{*err};
-  }
-  if (auto err = string_key(c, "auth.controller_token", cfg.auth.controller_token)) {
-    return failure{*err};
-  }
-  if (auto err = string_key(c, "auth.observer_token", cfg.auth.observer_token)) {
-    return failure{*err};
-  }
-  struct limit_key {
-    std::string_view key;
-    std::int64_t lo;
-    std::int64_t hi;
-    std::int64_t* out;
-  };
-  std::int64_t max_players = cfg.engine.max_players;
-  const limit_key limits[] = {
-      {"limits.max_line_bytes", 64, std::int64_t{1} << 30, &cfg.limits.max_line_bytes},
-      {"limits.max_inbound_messages", 1, std::int64_t{1} << 30, &cfg.limits.max_inbound_messages},
-      {"limits.max_inbound_bytes", 1024, std::int64_t{1} << 40, &cfg.limits.max_inbound_bytes},
-      {"limits.max_outbound_bytes", 1024, std::int64_t{1} << 40, &cfg.limits.max_outbound_bytes},
-      {"limits.max_players", 1, INT32_MAX, &max_players},
-      {"limits.max_connections", 1, 1000000, &cfg.limits.max_connections},
-  };
-  for (const auto& l : limits) {
-    if (auto err = int_key(c, l.key, l.lo, l.hi, *l.out)) {
-      return failure{*err};
-    }
-  }
-  cfg.engine.max_players = static_cast<std::int32_t>(max_players);
-  if (c.get("metrics")) {
-    if (auto err = string_key(c, "metrics", s)) {
-      return failure{*err};
-    }
-    if (!s.empty()) {
-      auto a = parse_listen_address(s);
-      if (!a) {
-        return failure{c.error("metrics", "metrics", a.error())};
-      }
-      if (a->type != listen_address::kind::tcp) {
-        return failure{c.error("metrics", "metrics", "must be a TCP HOST:PORT address")};
-      }
-      cfg.metrics = *a;
-    }
-  }
-  if (auto err = path_key(c, "record", true, cfg.record)) {
-    return failure{*err};
-  }
-  if (const entry* e = c.get("record_frames")) {
-    if (!e->value->IsBool()) {
-      return failure{c.error("record_frames", "record_frames", "must be true or false")};
-    }
-    cfg.record_frames = e->value->GetBool();
-  }
-
-  // The effective configuration, in the file's shape: explicit keys only, tokens blanked, paths
-  // resolved (so a recording's header says which folder was loaded).
-  rapidjson::Document out;
-  out.SetObject();
-  auto& alloc = out.GetAllocator();
-  for (const auto& k : key_table) {
-    const entry* e = c.get(k.key);
-    if (e == nullptr) {
+    auto it = impl_->entries.find(k.name);
+    if (it == impl_->entries.end()) {
       continue;
     }
-    rapidjson::Value v;
-    if (k.key == "auth.controller_token" || k.key == "auth.observer_token") {
-      v.SetString("", alloc);
-    } else if (k.key == "emotes") {
-      // Absolute, so that a recording's header names the folder wherever replay runs.
-      v.SetString(fs::absolute(cfg.emotes).lexically_normal().string().c_str(), alloc);
-    } else if (k.key == "record") {
-      v.SetString(cfg.record.empty() ? ""
-                                     : fs::absolute(cfg.record).lexically_normal().string().c_str(),
-                  alloc);
-    } else {
-      v.CopyFrom(*e->value, alloc);
+    if (auto p = k.apply(k, it->second, cfg)) {
+      return failure{error_at(k, it->second, *p)};
     }
-    const auto dot = k.key.find('.');
-    if (dot == std::string_view::npos) {
-      out.AddMember(
-          rapidjson::Value(k.key.data(), static_cast<rapidjson::SizeType>(k.key.size()), alloc), v,
-          alloc);
+  }
+
+  // Access rules and `disabled` mean what engine/rules says (validated there, once).
+  auto policy = rules::access_policy::compile(cfg.engine.disabled, cfg.engine.permissions);
+  if (!policy) {
+    // `$.permissions[1].emotes[0]` -> the key `permissions` and the path below it.
+    std::string_view path = policy.error().path;
+    if (path.starts_with("$.")) {
+      path.remove_prefix(2);
+    }
+    const std::string_view key_name = path.substr(0, path.find_first_of(".["));
+    const config_key* k = find_config_key(key_name);
+    const config_problem p{std::string(path.substr(key_name.size())), policy.error().message};
+    auto it = k ? impl_->entries.find(k->name) : impl_->entries.end();
+    if (k == nullptr || it == impl_->entries.end()) {
+      return failure{config_error{std::string(path), "defaults", p.message}};
+    }
+    return failure{error_at(*k, it->second, p)};
+  }
+  cfg.engine.disabled = policy->disabled();
+  cfg.engine.permissions = policy->rules();
+
+  // The effective configuration, in the file's shape: the keys some layer set, tokens blanked,
+  // paths absolute (so a recording's header names the folder wherever replay runs).
+  std::string out = "{";
+  json_out w(out);
+  std::string open_group;
+  for (const auto& k : table) {
+    auto it = impl_->entries.find(k.name);
+    if (it == impl_->entries.end()) {
       continue;
     }
-    const std::string group(k.key.substr(0, dot));
-    const std::string leaf(k.key.substr(dot + 1));
-    auto it = out.FindMember(group.c_str());
-    if (it == out.MemberEnd()) {
-      out.AddMember(rapidjson::Value(group.c_str(), alloc),
-                    rapidjson::Value(rapidjson::kObjectType), alloc);
-      it = out.FindMember(group.c_str());
+    const auto dot = k.name.find('.');
+    const std::string group(dot == std::string_view::npos ? std::string_view()
+                                                          : k.name.substr(0, dot));
+    if (group != open_group) {
+      if (!open_group.empty()) {
+        w.ch('}');
+      }
+      if (out.size() > 1) {
+        w.ch(',');
+      }
+      if (!group.empty()) {
+        w.str(group);
+        w.raw(":{");
+      }
+      open_group = group;
+    } else if (out.back() != '{') {
+      w.ch(',');
     }
-    it->value.AddMember(rapidjson::Value(leaf.c_str(), alloc), v, alloc);
+    w.str(dot == std::string_view::npos ? k.name : k.name.substr(dot + 1));
+    w.ch(':');
+    const config_value& v = it->second;
+    if (k.name == "auth.controller_token" || k.name == "auth.observer_token") {
+      w.str("");
+    } else if (k.name == "emotes") {
+      w.str(fs::absolute(cfg.emotes).lexically_normal().string());
+    } else if (k.name == "record") {
+      w.str(cfg.record.empty() ? std::string()
+                               : fs::absolute(cfg.record).lexically_normal().string());
+    } else if (k.type == config_type::integer && v.integer) {
+      w.i64(*v.integer);
+    } else {
+      w.raw(content::to_json(*v.value));
+    }
   }
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  out.Accept(w);
-  cfg.effective_json.assign(sb.GetString(), sb.GetSize());
+  if (!open_group.empty()) {
+    w.ch('}');
+  }
+  w.ch('}');
+  cfg.effective_json = std::move(out);
   return cfg;
 }
 

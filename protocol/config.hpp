@@ -1,9 +1,14 @@
 #pragma once
 // The server configuration of protocol.md §10, merged from layers with the precedence
-// defaults < file < environment (`EMOTE_SIM_<KEY>`) < command line. Each layer overrides the
-// earlier ones key by key; `build()` validates the merged view once and names the first invalid
-// key together with the layer that set it. The result is the server's own settings plus the
-// engine's `sim::engine_config`.
+// defaults < file < environment (`EMOTE_SIM_<KEY>`) < command line.
+//
+// Every key is one row of one table (`config_keys()`): its name, type, bounds, default, the
+// field it sets and how it is checked, its command-line flag, its environment variable and its
+// help line. The file reader, the environment, the command-line options of every subcommand,
+// `--help` and `effective_json` all walk that table. Each layer overrides the earlier ones key by
+// key; `build()` validates the merged view once (access rules by engine/rules) and names the
+// first invalid key together with where its value came from: `FILE:LINE:COLUMN`,
+// `EMOTE_SIM_X` or `--flag`. The message is the same whichever layer set the value.
 
 #include "engine/core/result.hpp"
 #include "engine/sim/engine.hpp"
@@ -12,12 +17,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace emote::content {
+class json_value;
+}
 
 namespace emote::protocol {
 
@@ -50,18 +59,62 @@ struct server_config {
   std::optional<listen_address> metrics; ///< TCP address of the /metrics endpoint
   std::filesystem::path record;          ///< empty: no recording
   bool record_frames = false;
-  /// The merged configuration as one JSON object in the file's shape, tokens blanked. Recordings
-  /// store it in their header; `config_loader::add_json` reads it back.
+  /// The merged configuration as one JSON object in the file's shape: the keys some layer set,
+  /// tokens blanked, paths absolute. Recordings store it in their header;
+  /// `config_loader::add_json` reads it back.
   std::string effective_json;
 };
 
 struct config_error {
   std::string key;    ///< dotted key, e.g. `limits.max_line_bytes`, `permissions[0].idle.delay`
-  std::string source; ///< the layer: a file name, `EMOTE_SIM_X`, `--flag`, ...
+  std::string source; ///< where the value came from: `FILE:LINE:COLUMN`, `EMOTE_SIM_X`, `--flag`
   std::string message;
-  /// `config: limits.max_line_bytes (from EMOTE_SIM_LIMITS_MAX_LINE_BYTES): must be ...`
+  /// `config: limits.max_line_bytes (from EMOTE_SIM_LIMITS_MAX_LINE_BYTES): must be ...`, or
+  /// `config: FILE:LINE:COLUMN: message` when no key is concerned (a syntax error).
   [[nodiscard]] std::string text() const;
 };
+
+/// How a key's value is written in a file, and read from environment and command-line text.
+enum class config_type : std::uint8_t {
+  integer,     ///< a JSON integer; text: decimal
+  string,      ///< a JSON string; text: as given
+  path,        ///< a string, relative to the file's folder (text: the working directory)
+  boolean,     ///< true/false; text: true/false/1/0/yes/no; on a command line a flag without value
+  string_list, ///< an array of strings; text: JSON, or comma separated; a repeatable option
+  json,        ///< any JSON value (`permissions`); text: JSON
+};
+
+/// A value being checked: the JSON value and where it came from.
+struct config_value;
+
+/// Why a value is invalid: `path` below the key (`[1]`, `[0].idle.delay`; empty for the value
+/// itself) and the message.
+struct config_problem {
+  std::string path;
+  std::string message;
+};
+
+/// One row of the configuration table.
+struct config_key {
+  std::string_view name; ///< dotted: `limits.max_line_bytes`
+  config_type type;
+  std::int64_t min = 0; ///< integers: the accepted range
+  std::int64_t max = 0;
+  std::string_view default_json; ///< the default as JSON text (what `--help` shows)
+  std::string_view flag;         ///< command-line option without `--`
+  std::string_view env;          ///< environment variable
+  std::string_view value_name;   ///< placeholder in help: `N`, `DIR`, `ADDR`
+  std::string_view help;         ///< one line ('\n' continues it)
+  /// Checks a value of this key and stores it in its field of the configuration.
+  std::optional<config_problem> (*apply)(const config_key& key, const config_value& value,
+                                         server_config& out) = nullptr;
+};
+
+/// The table: every key, in the order of config/emote-sim.json and `effective_json`.
+std::span<const config_key> config_keys();
+
+/// The row of `name`, or nullptr.
+const config_key* find_config_key(std::string_view name);
 
 /// Looks an environment variable up; nullopt when unset. Tests pass a map, main passes getenv.
 using env_lookup = std::function<std::optional<std::string>(const std::string&)>;
@@ -75,37 +128,42 @@ public:
   config_loader(const config_loader&) = delete;
   config_loader& operator=(const config_loader&) = delete;
 
-  /// Read a JSON config file (comments and trailing commas allowed). Relative paths in it are
-  /// relative to its folder.
+  /// Read a JSON config file (the dialect of hand-written files: comments and trailing commas
+  /// allowed). Relative paths in it are relative to its folder; errors name FILE:LINE:COLUMN.
   std::optional<config_error> add_file(const std::filesystem::path& file);
 
-  /// Add a layer from JSON text in the file's shape (scenario `config`, recording header).
+  /// Add a layer from JSON text in the file's shape (recording header); errors name `source`.
   std::optional<config_error> add_json(std::string_view json, const std::string& source,
                                        const std::filesystem::path& base_dir);
 
-  /// Add the `EMOTE_SIM_<KEY>` variables (`.` in a key becomes `_`:
-  /// EMOTE_SIM_LIMITS_MAX_LINE_BYTES). EMOTE_SIM_CONFIG (the file) is read by the caller and
-  /// ignored here.
+  /// Add a layer from a parsed object in the file's shape whose values carry their line and
+  /// column in `file` (a scenario's `config`); errors name FILE:LINE:COLUMN.
+  std::optional<config_error> add_value(const content::json_value& object, const std::string& file,
+                                        const std::filesystem::path& base_dir);
+
+  /// Add the variables of the table (EMOTE_SIM_LIMITS_MAX_LINE_BYTES, ...). EMOTE_SIM_CONFIG
+  /// (the file) is read by the caller and ignored here; any other EMOTE_SIM_ name is an error.
   std::optional<config_error> add_environment(const env_lookup& lookup, const env_names& names);
 
-  /// Set one key from text as given on a command line or in the environment: integers as
-  /// decimal, lists as JSON or comma-separated, `permissions` as JSON. Relative paths are
-  /// relative to the working directory.
+  /// Set one key from text as given in the environment or on a command line (see config_type).
+  /// Relative paths are relative to the working directory.
   std::optional<config_error> set(std::string_view key, std::string_view text,
                                   const std::string& source);
 
-  [[nodiscard]] core::result<server_config, config_error> build() const;
+  /// Set a list key (`listen`, `disabled`) from separate items, as a repeated command-line
+  /// option gives them: every item is one element, taken as it is.
+  std::optional<config_error> set_list(std::string_view key, const std::vector<std::string>& items,
+                                       const std::string& source);
 
-  /// Every key the loader knows, in the order `effective_json` writes them.
-  static std::vector<std::string_view> keys();
+  [[nodiscard]] core::result<server_config, config_error> build() const;
 
 private:
   struct impl;
   std::unique_ptr<impl> impl_;
 };
 
-/// The usual stack for `serve`: defaults, then `file` (when not empty), then the environment of
-/// this process. Command-line keys are added by the caller with `set` before `build`.
+/// The usual stack: defaults, then `file` (when not empty), then the environment of this
+/// process. Command-line keys are added by the caller with `set` before `build`.
 std::optional<config_error> add_file_and_environment(config_loader& loader,
                                                      const std::filesystem::path& file);
 

@@ -1,12 +1,16 @@
 #pragma once
-// Command-line parsing for the subcommands: `--name value`, `--name=value`, repeatable options,
-// boolean flags and positional arguments. Each command declares what it accepts; anything else is
-// an error message naming the argument.
+// The one command-line parser of every subcommand: `--name value` and `--name=value`, repeatable
+// options, boolean flags, positional operands and `--` (everything after it is an operand). Each
+// command declares a `cli_command` (its operands, summary and options); the help text and the
+// usage line are generated from that declaration, and anything undeclared is an error naming the
+// argument. Options backed by configuration keys are declared from the configuration table
+// (`config_cli_options`).
 
 #include "engine/core/result.hpp"
+#include "protocol/config.hpp"
 
+#include <cstddef>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +23,33 @@ struct cli_option {
   std::string_view name; ///< without the leading "--"
   bool takes_value = true;
   bool repeatable = false;
+  std::string_view value = "VALUE"; ///< the placeholder in help, e.g. `FILE`
+  std::string_view help;            ///< lines for --help; '\n' starts a continuation line
+  /// The configuration key the option sets (protocol::config_key::name), empty for none.
+  std::string_view config_key;
+  std::string_view default_json; ///< the key's default, shown in help
+};
+
+/// `--name VALUE`, for help `help`; `repeatable` options may be given several times.
+constexpr cli_option value_option(std::string_view name, std::string_view value,
+                                  std::string_view help, bool repeatable = false) {
+  return cli_option{name, true, repeatable, value, help, {}, {}};
+}
+
+/// `--name` without a value.
+constexpr cli_option flag_option(std::string_view name, std::string_view help) {
+  return cli_option{name, false, false, {}, help, {}, {}};
+}
+
+/// What a subcommand accepts, for parsing and for its generated help.
+struct cli_command {
+  std::string_view name;        ///< "run"
+  std::string_view operands;    ///< as shown in the usage line, e.g. "SCENARIO..."
+  std::string_view summary;     ///< one line for `emote-sim --help`
+  std::string_view description; ///< paragraphs printed between the usage line and the options
+  std::vector<cli_option> options;
+  std::size_t min_operands = 0;
+  std::size_t max_operands = static_cast<std::size_t>(-1);
 };
 
 class cli_args {
@@ -45,8 +76,33 @@ private:
   bool help_ = false;
 };
 
+/// `usage: emote-sim NAME [--opt V]... OPERANDS`, the description and one line per option.
+std::string cli_help(const cli_command& command);
+
+/// `NAME OPERANDS [OPTIONS]` padded, then the summary: one line of `emote-sim --help`.
+std::string cli_synopsis(const cli_command& command);
+
+/// Parse a subcommand's arguments. On `--help` the help goes to stdout and the failure is exit
+/// status 0; on a usage error (unknown option, missing value, wrong number of operands) a message
+/// `emote-sim NAME: ... (see emote-sim NAME --help)` goes to stderr and the failure is 2.
+core::result<cli_args, int> parse_command_line(const cli_command& command,
+                                               std::span<const std::string_view> args);
+
+/// One option per configuration key in `keys` (all keys when empty), from the configuration
+/// table: `--limits-max-line-bytes N`, `--record-frames`, ... (protocol::config_keys()).
+std::vector<cli_option> config_cli_options(std::span<const std::string_view> keys = {});
+
 /// The configuration file a command reads: `--config FILE`, else $EMOTE_SIM_CONFIG, else
-/// `fallback` when that file exists; empty for none (the built-in defaults).
-std::filesystem::path config_file(const cli_args& args, const std::filesystem::path& fallback = {});
+/// config/emote-sim.json when it exists; empty for none (the built-in defaults).
+std::filesystem::path config_file(const cli_args& args);
+
+/// The configuration of every command that reads one (serve, list, stress): the defaults, the
+/// file of `config_file`, the `EMOTE_SIM_*` environment of this process, then the options of
+/// `args` declared with a `config_key`, validated once. The error is the message to print.
+core::result<protocol::server_config, std::string> load_config(const cli_args& args,
+                                                               std::span<const cli_option> options);
+
+/// The `--config FILE` option of the commands that read a configuration.
+cli_option config_file_option();
 
 } // namespace emote::server

@@ -13,41 +13,37 @@ namespace emote::server {
 
 using protocol::parse_listen_address;
 
-namespace {
-
-constexpr cli_option bot_options_table[] = {
-    {"connect"},
-    {"token"},
-    {"out"},
-};
-
-constexpr const char* bot_help =
-    R"(usage: emote-sim bot --connect ADDR [--token T] [--out FILE] SCENARIO...
-
-Plays scenario files against a live server (HOST:PORT or unix:PATH) over one controller
-connection and checks their expectations, like `emote-sim run` does in process. The server must
-run a manual clock (`emote-sim serve --clock manual`) with the scenario's content, seed and
-configuration. Prints the replies and frames (or writes them to FILE), then `PASS name` or
-`FAIL name: <first unmet expectation>` per scenario and `N passed, M failed`.
-Exit status 0 iff every scenario passes. The token may also come from EMOTE_SIM_TOKEN.
-)";
-
-} // namespace
+const cli_command& bot_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "bot";
+    c.operands = "SCENARIO...";
+    c.summary = "the same script against a live server";
+    c.description =
+        "Plays scenario files against a live server over one controller connection and checks\n"
+        "their expectations, like `emote-sim run` does in process. The server must run a manual\n"
+        "clock (`emote-sim serve --clock manual`) with the scenario's content, seed and\n"
+        "configuration. Prints the replies and frames (or writes them to FILE), then `PASS name`\n"
+        "or `FAIL name: <first unmet expectation>` per scenario and `N passed, M failed`.\n"
+        "Exit status 0 iff every scenario passes.\n";
+    c.options = {value_option("connect", "ADDR", "the server: HOST:PORT or unix:PATH (required)"),
+                 value_option("token", "T", "the controller token (default: EMOTE_SIM_TOKEN)"),
+                 value_option("out", "FILE", "write the output to FILE")};
+    c.min_operands = 1;
+    return c;
+  }();
+  return command;
+}
 
 int cmd_bot(std::span<const std::string_view> argv) {
-  auto parsed = cli_args::parse(argv, bot_options_table);
+  auto parsed = parse_command_line(bot_cli(), argv);
   if (!parsed) {
-    std::fprintf(stderr, "emote-sim bot: %s (see emote-sim bot --help)\n", parsed.error().c_str());
-    return 2;
+    return parsed.error();
   }
   const cli_args& args = *parsed;
-  if (args.help()) {
-    std::fputs(bot_help, stdout);
-    return 0;
-  }
   const auto connect = args.value("connect");
-  if (!connect || args.positional().empty()) {
-    std::fputs(bot_help, stderr);
+  if (!connect) {
+    std::fprintf(stderr, "emote-sim bot: --connect ADDR is required (see emote-sim bot --help)\n");
     return 2;
   }
   auto address = parse_listen_address(*connect);

@@ -1,5 +1,6 @@
 // `emote-sim check PATH... [--json] [--strict]`: load emote files as a reload would, register
 // nothing, print every diagnostic and a summary (formats.md §1.3, protocol.md §9).
+#include "server/cli_args.hpp"
 #include "server/commands.hpp"
 
 #include "engine/content/loader.hpp"
@@ -11,43 +12,33 @@
 #include <vector>
 
 namespace emote::server {
-namespace {
+const cli_command& check_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "check";
+    c.operands = "PATH...";
+    c.summary = "validate emote files";
+    c.description =
+        "Validate Animation and Sequence files (directories are searched for *.json). Several\n"
+        "PATHs load as one content set. Exit status 1 when there is any error (with --strict\n"
+        "also any warning).\n";
+    c.options = {flag_option("json", "one JSON object per problem, then a summary object"),
+                 flag_option("strict", "warnings count as errors for the exit status")};
+    c.min_operands = 1;
+    return c;
+  }();
+  return command;
+}
 
-constexpr const char* check_usage =
-    "usage: emote-sim check PATH... [--json] [--strict]\n"
-    "  Validate Animation and Sequence files (directories are searched for *.json).\n"
-    "  Several PATHs load as one content set. Exit status 1 when there is any error\n"
-    "  (with --strict also any warning).\n"
-    "  --json    one JSON object per problem, then a summary object\n"
-    "  --strict  warnings count as errors for the exit status\n";
-
-} // namespace
-
-int cmd_check(std::span<const std::string_view> args) {
-  bool json = false;
-  bool strict = false;
-  std::vector<std::filesystem::path> roots;
-  for (auto a : args) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(check_usage, stdout);
-      return 0;
-    }
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--strict") {
-      strict = true;
-    } else if (a.size() > 1 && a.front() == '-') {
-      std::fprintf(stderr, "emote-sim check: unknown option '%.*s'\n%s", static_cast<int>(a.size()),
-                   a.data(), check_usage);
-      return 2;
-    } else {
-      roots.emplace_back(std::string(a));
-    }
+int cmd_check(std::span<const std::string_view> argv) {
+  auto parsed = parse_command_line(check_cli(), argv);
+  if (!parsed) {
+    return parsed.error();
   }
-  if (roots.empty()) {
-    std::fputs(check_usage, stderr);
-    return 2;
-  }
+  const bool json = parsed->has("json");
+  const bool strict = parsed->has("strict");
+  const std::vector<std::filesystem::path> roots(parsed->positional().begin(),
+                                                 parsed->positional().end());
   const auto catalog = content::load_paths(roots);
   const auto report =
       json ? content::check_report_json(*catalog) : content::check_report_text(*catalog);

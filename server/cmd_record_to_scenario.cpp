@@ -11,41 +11,35 @@
 
 namespace emote::server {
 
-namespace {
-
-constexpr cli_option r2s_options[] = {
-    {"out"},
-    {"name"},
-    {"emotes", true, true},
-};
-
-constexpr const char* r2s_help =
-    R"(usage: emote-sim record-to-scenario RECORDING [--out FILE] [--name NAME] [--emotes DIR]...
-
-Turns a recording into a scenario whose script is the recorded input (all connections as one,
-at their ticks; a disconnect becomes player.leave for the players it took along). Seed and
-configuration come from the recording's header. The scenario names the header's emote folder
-unless --emotes is given (write it relative to where the scenario will live). Add expectations
-to turn it into a regression test. Writes to stdout unless --out.
-)";
-
-} // namespace
+const cli_command& record_to_scenario_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "record-to-scenario";
+    c.operands = "RECORDING";
+    c.summary = "a recording's input as a scenario";
+    c.description =
+        "Turns a recording into a scenario whose script is the recorded input (all connections\n"
+        "as one, at their ticks; a disconnect becomes player.leave for the players it took\n"
+        "along). Seed and configuration come from the recording's header. The scenario names\n"
+        "the header's emote folder unless --emotes is given (write it relative to where the\n"
+        "scenario will live). Add expectations to turn it into a regression test.\n";
+    c.options = {value_option("out", "FILE", "write to FILE instead of stdout"),
+                 value_option("name", "NAME", "the scenario's name"),
+                 value_option("emotes", "DIR",
+                              "an emote folder for the scenario; repeat for several", true)};
+    c.min_operands = 1;
+    c.max_operands = 1;
+    return c;
+  }();
+  return command;
+}
 
 int cmd_record_to_scenario(std::span<const std::string_view> argv) {
-  auto parsed = cli_args::parse(argv, r2s_options);
+  auto parsed = parse_command_line(record_to_scenario_cli(), argv);
   if (!parsed) {
-    std::fprintf(stderr, "emote-sim record-to-scenario: %s\n", parsed.error().c_str());
-    return 2;
+    return parsed.error();
   }
   const cli_args& args = *parsed;
-  if (args.help()) {
-    std::fputs(r2s_help, stdout);
-    return 0;
-  }
-  if (args.positional().size() != 1) {
-    std::fputs(r2s_help, stderr);
-    return 2;
-  }
   const std::string file = args.positional()[0];
   auto rec = protocol::read_recording(file);
   if (!rec) {

@@ -1,9 +1,9 @@
 // emote-sim replay RECORDING [--emotes DIR] [--allow-content-change] (protocol.md §8).
 #include "server/commands.hpp"
 
+#include "protocol/config.hpp"
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
-#include "protocol/config.hpp"
 #include "server/logging.hpp"
 #include "server/replay.hpp"
 #include "server/serve_host.hpp"
@@ -14,44 +14,35 @@ namespace emote::server {
 
 using protocol::config_loader;
 
-namespace {
-
-constexpr cli_option replay_options[] = {
-    {"emotes"},
-    {"allow-content-change", false},
-    {"log-level"},
-};
-
-constexpr const char* replay_help =
-    R"(usage: emote-sim replay RECORDING [--emotes DIR] [--allow-content-change]
-
-Rebuilds the engine from the recording's header (seed, configuration), applies every recorded
-message at its tick and compares each recomputed frame with the recording.
-
-  --emotes DIR              load this folder instead of the one named in the header
-  --allow-content-change    go on when the content's digest differs from the header's
-
-Exit status: 0 identical, 1 diverged (the first divergent tick is printed), 2 the content
-differs (without --allow-content-change) or the recording cannot be read.
-)";
-
-} // namespace
+const cli_command& replay_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "replay";
+    c.operands = "RECORDING";
+    c.summary = "replay a recording and compare its frames";
+    c.description =
+        "Rebuilds the engine from the recording's header (seed, configuration), applies every\n"
+        "recorded message at its tick and compares each recomputed frame with the recording.\n"
+        "Exit status: 0 identical, 1 diverged (the first divergent tick is printed), 2 the\n"
+        "content differs (without --allow-content-change) or the recording cannot be read.\n";
+    c.options = {
+        value_option("emotes", "DIR", "load this folder instead of the one named in the header"),
+        flag_option("allow-content-change",
+                    "go on when the content's digest differs from the header's"),
+        value_option("log-level", "L", "as for serve (default: warn)")};
+    c.min_operands = 1;
+    c.max_operands = 1;
+    return c;
+  }();
+  return command;
+}
 
 int cmd_replay(std::span<const std::string_view> argv) {
-  auto parsed = cli_args::parse(argv, replay_options);
+  auto parsed = parse_command_line(replay_cli(), argv);
   if (!parsed) {
-    std::fprintf(stderr, "emote-sim replay: %s\n", parsed.error().c_str());
-    return 2;
+    return parsed.error();
   }
   const cli_args& args = *parsed;
-  if (args.help()) {
-    std::fputs(replay_help, stdout);
-    return 0;
-  }
-  if (args.positional().size() != 1) {
-    std::fprintf(stderr, "emote-sim replay: expected one RECORDING (see --help)\n");
-    return 2;
-  }
   if (auto err = setup_logging(args.value("log-level").value_or("warn"))) {
     std::fprintf(stderr, "emote-sim replay: %s\n", err->c_str());
     return 2;

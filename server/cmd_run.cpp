@@ -1,6 +1,7 @@
-// emote-sim run SCENARIO... [--out FILE] [--emotes DIR]: scenarios in process on a manual clock
+// emote-sim run SCENARIO... [--out FILE] [--emotes DIR]...: scenarios in process on a manual clock
 // (protocol.md §7). Prints the NDJSON output (or writes it to FILE), then `PASS name` /
 // `FAIL name: <first unmet expectation>` per scenario and `N passed, M failed`.
+#include "server/cli_args.hpp"
 #include "server/commands.hpp"
 
 #include "protocol/runner.hpp"
@@ -17,13 +18,6 @@
 namespace emote::server {
 namespace {
 
-constexpr const char* usage =
-    "usage: emote-sim run SCENARIO... [--out FILE] [--emotes DIR]\n"
-    "  Runs scenario files in process on a manual clock and checks their expectations.\n"
-    "  --out FILE    write the NDJSON output (replies and frames) to FILE instead of stdout\n"
-    "  --emotes DIR  content for scenarios that name no emotes folders\n"
-    "  Exit status 0 iff every scenario passes.\n";
-
 protocol::host_factory engine_factory(const std::vector<std::filesystem::path>& default_emotes) {
   return [default_emotes](const protocol::scenario& s)
              -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
@@ -38,41 +32,36 @@ protocol::host_factory engine_factory(const std::vector<std::filesystem::path>& 
 
 } // namespace
 
-int cmd_run(std::span<const std::string_view> args) {
-  std::vector<std::filesystem::path> files;
-  std::optional<std::string> out_file;
+const cli_command& run_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "run";
+    c.operands = "SCENARIO...";
+    c.summary = "in-process scripted run with expectations";
+    c.description = "Runs scenario files in process on a manual clock and checks their\n"
+                    "expectations. Exit status 0 iff every scenario passes.\n";
+    c.options = {
+        value_option("out", "FILE",
+                     "write the NDJSON output (replies and frames) to FILE instead of stdout"),
+        value_option("emotes", "DIR", "content for scenarios that name no emotes folders", true)};
+    c.min_operands = 1;
+    return c;
+  }();
+  return command;
+}
+
+int cmd_run(std::span<const std::string_view> argv) {
+  auto parsed = parse_command_line(run_cli(), argv);
+  if (!parsed) {
+    return parsed.error();
+  }
+  const std::vector<std::filesystem::path> files(parsed->positional().begin(),
+                                                 parsed->positional().end());
   std::vector<std::filesystem::path> default_emotes;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << usage;
-      return 0;
-    }
-    if (a == "--out" || a == "--emotes") {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "emote-sim run: %.*s needs a value\n%s", static_cast<int>(a.size()),
-                     a.data(), usage);
-        return 2;
-      }
-      const std::string value(args[++i]);
-      if (a == "--out") {
-        out_file = value;
-      } else {
-        default_emotes.emplace_back(value);
-      }
-      continue;
-    }
-    if (a.starts_with("--")) {
-      std::fprintf(stderr, "emote-sim run: unknown option %.*s\n%s", static_cast<int>(a.size()),
-                   a.data(), usage);
-      return 2;
-    }
-    files.emplace_back(std::string(a));
+  for (const auto& e : parsed->values("emotes")) {
+    default_emotes.emplace_back(e);
   }
-  if (files.empty()) {
-    std::fputs(usage, stderr);
-    return 2;
-  }
+  const std::optional<std::string> out_file = parsed->value("out");
 
   const protocol::host_factory factory = engine_factory(default_emotes);
   return run_scenario_batch("run", files, out_file, [&](const protocol::scenario& s) {

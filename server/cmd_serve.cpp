@@ -18,119 +18,44 @@
 
 namespace emote::server {
 
-using protocol::add_file_and_environment;
 using protocol::clock_mode;
-using protocol::config_error;
-using protocol::config_loader;
 using protocol::server_config;
 
-namespace {
-
-constexpr cli_option serve_options[] = {
-    {"config"}, {"emotes"}, {"listen", true, true},   {"clock"},   {"tps"},
-    {"seed"},   {"record"}, {"record-frames", false}, {"metrics"}, {"log-level"},
-};
-
-constexpr const char* serve_help =
-    R"(usage: emote-sim serve [--config FILE] [--emotes DIR] [--listen ADDR]...
-                       [--clock realtime|manual] [--tps N] [--seed N]
-                       [--record FILE [--record-frames]] [--metrics HOST:PORT] [--log-level L]
-
-Starts the NDJSON socket server (docs/guide/proxy-and-bots.md). Precedence: built-in defaults <
---config FILE (or EMOTE_SIM_CONFIG) < EMOTE_SIM_<KEY> environment variables < these options.
-
-  --config FILE       JSON configuration (config/emote-sim.json shows every key)
-  --emotes DIR        the emote folder to load
-  --listen ADDR       HOST:PORT or unix:/path/to.sock; repeat for several (replaces the config's list)
-  --clock C           realtime (20 TPS on absolute deadlines) or manual (clock.step)
-  --tps N             ticks per second of the realtime clock (default 20)
-  --seed N            the server seed
-  --record FILE       record the session as NDJSON (replay with `emote-sim replay FILE`)
-  --record-frames     store whole frames in the recording, not only their digests
-  --metrics HOST:PORT serve Prometheus metrics at GET /metrics
-  --log-level L       trace, debug, info, warn, error, critical, off (default: SPDLOG_LEVEL or info)
-)";
-
-// Command-line options as config keys (the last layer).
-std::optional<config_error> add_cli_layer(config_loader& loader, const cli_args& args) {
-  const std::pair<std::string_view, std::string_view> simple[] = {
-      {"emotes", "emotes"}, {"clock", "clock"},   {"tps", "tps"},
-      {"seed", "seed"},     {"record", "record"}, {"metrics", "metrics"},
-  };
-  for (const auto& [flag, key] : simple) {
-    if (auto v = args.value(flag)) {
-      if (auto err = loader.set(key, *v, "--" + std::string(flag))) {
-        return err;
-      }
+const cli_command& serve_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "serve";
+    c.summary = "the socket server";
+    c.max_operands = 0;
+    c.description =
+        "Starts the NDJSON socket server (docs/guide/proxy-and-bots.md). Configuration precedence:\n"
+        "built-in defaults < the file (--config FILE, EMOTE_SIM_CONFIG, else config/emote-sim.json when\n"
+        "it exists) < EMOTE_SIM_<KEY> environment variables < these options. Every key of the\n"
+        "configuration is an option; `--opt=value` and `--opt value` are the same.\n";
+    c.options.push_back(config_file_option());
+    for (auto& o : config_cli_options()) {
+      c.options.push_back(o);
     }
-  }
-  const auto listen = args.values("listen");
-  if (!listen.empty()) {
-    std::string joined = "[";
-    for (std::size_t i = 0; i < listen.size(); ++i) {
-      joined += (i ? "," : "") + std::string("\"");
-      for (const char c : listen[i]) {
-        if (c == '"' || c == '\\') {
-          joined += '\\';
-        }
-        joined += c;
-      }
-      joined += "\"";
-    }
-    joined += "]";
-    if (auto err = loader.set("listen", joined, "--listen")) {
-      return err;
-    }
-  }
-  if (args.has("record-frames")) {
-    if (auto err = loader.set("record_frames", "true", "--record-frames")) {
-      return err;
-    }
-  }
-  return std::nullopt;
-}
-
-} // namespace
-
-core::result<server_config, std::string> load_serve_config(const cli_args& args) {
-  const std::filesystem::path file = config_file(args);
-  config_loader loader;
-  if (auto err = add_file_and_environment(loader, file)) {
-    return core::failure{err->text()};
-  }
-  if (auto err = add_cli_layer(loader, args)) {
-    return core::failure{err->text()};
-  }
-  auto cfg = loader.build();
-  if (!cfg) {
-    return core::failure{cfg.error().text()};
-  }
-  cfg->config_file = file;
-  return std::move(cfg).value();
+    c.options.push_back(value_option(
+        "log-level", "L",
+        "trace, debug, info, warn, error, critical, off (default: SPDLOG_LEVEL or info)"));
+    return c;
+  }();
+  return command;
 }
 
 int cmd_serve(std::span<const std::string_view> argv) {
-  auto parsed = cli_args::parse(argv, serve_options);
+  const cli_command& command = serve_cli();
+  auto parsed = parse_command_line(command, argv);
   if (!parsed) {
-    std::fprintf(stderr, "emote-sim serve: %s (see emote-sim serve --help)\n",
-                 parsed.error().c_str());
-    return 2;
+    return parsed.error();
   }
   const cli_args& args = *parsed;
-  if (args.help()) {
-    std::fputs(serve_help, stdout);
-    return 0;
-  }
-  if (!args.positional().empty()) {
-    std::fprintf(stderr, "emote-sim serve: unexpected argument '%s'\n",
-                 args.positional()[0].c_str());
-    return 2;
-  }
   if (auto err = setup_logging(args.value("log-level"))) {
     std::fprintf(stderr, "emote-sim serve: %s\n", err->c_str());
     return 2;
   }
-  auto cfg_result = load_serve_config(args);
+  auto cfg_result = load_config(args, command.options);
   if (!cfg_result) {
     spdlog::critical("{}", cfg_result.error());
     return 2;

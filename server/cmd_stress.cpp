@@ -20,37 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr cli_option stress_cli[] = {
-    {"time"},        {"instances"},      {"recipients"},    {"emotes"},        {"config"},
-    {"json", false}, {"unpaced", false}, {"serial", false}, {"scalar", false}, {"reference", false},
-
-};
-
-constexpr const char* stress_help =
-    R"(usage: emote-sim stress [--time 30s] [--instances N] [--recipients R] [--emotes DIR]
-                        [--config FILE] [--json] [--unpaced] [--serial] [--scalar]
-                        [--reference]
-
-Plays N instances of the loaded Animations (fixed-seed assignment, start phases and grid of
-docs/spec/players.md §8.3) at 20 TPS; every tick's frame is encoded once and read by R in-memory
-recipients. Prints instances, peak displays, ticks sampled, MSPT avg / p95 / max, estimated
-TPS, the time split (engine, encode, fan-out), traffic, a checksum of every frame byte and the
-peak resident memory. Figures and what they mean: docs/guide/performance.md.
-
-  --time T          test length: ticks (600t) or seconds (30s); default 30s
-  --instances N     animation instances, 1..1000000 (default 100)
-  --recipients R    in-memory recipients, 0..100000 (default 20)
-  --emotes DIR      the emote folder (default: the config's `emotes`)
-  --config FILE     configuration for `emotes` and `disabled` (default: EMOTE_SIM_CONFIG, else
-                    config/emote-sim.json when it exists)
-  --json            one JSON object instead of the text report
-  --unpaced         run ticks back to back instead of on 50 ms deadlines
-  --serial          read every recipient on this thread (no fan-out worker)
-  --scalar          recipients read without AVX2/AVX-512 (same checksum)
-  --reference       the unoptimised path: no baked poses, no memoised decompositions or
-                    transform texts (same bytes and checksum, for comparison)
-)";
-
 bool parse_count(const std::string& text, std::size_t max, std::size_t& out) {
   std::size_t v = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -63,23 +32,54 @@ bool parse_count(const std::string& text, std::size_t max, std::size_t& out) {
 
 } // namespace
 
+// The configuration keys stress reads: the content and what is disabled.
+constexpr std::string_view stress_config_keys[] = {"emotes", "disabled"};
+
+const cli_command& stress_cli() {
+  static const cli_command command = [] {
+    cli_command c;
+    c.name = "stress";
+    c.summary = "the stress test (docs/guide/performance.md)";
+    c.max_operands = 0;
+    c.description =
+        "Plays N instances of the loaded Animations (fixed-seed assignment, start phases and grid\n"
+        "of docs/spec/players.md §8.3) at 20 TPS; every tick's frame is encoded once and read by R\n"
+        "in-memory recipients. Prints instances, peak displays, ticks sampled, MSPT avg / p95 /\n"
+        "max, estimated TPS, the time split (engine, encode, fan-out), traffic, a checksum of\n"
+        "every frame byte and the peak resident memory. Figures and what they mean:\n"
+        "docs/guide/performance.md. The emote folder and `disabled` come from the configuration, as\n"
+        "for serve.\n";
+    c.options = {
+        value_option("time", "T", "test length: ticks (600t) or seconds (30s); default 30s"),
+        value_option("instances", "N", "animation instances, 1..1000000 (default 100)"),
+        value_option("recipients", "R", "in-memory recipients, 0..100000 (default 20)"),
+        config_file_option(),
+    };
+    for (auto& o : config_cli_options(stress_config_keys)) {
+      c.options.push_back(o);
+    }
+    const cli_option flags[] = {
+        flag_option("json", "one JSON object instead of the text report"),
+        flag_option("unpaced", "run ticks back to back instead of on 50 ms deadlines"),
+        flag_option("serial", "read every recipient on this thread (no fan-out worker)"),
+        flag_option("scalar", "recipients read without AVX2/AVX-512 (same checksum)"),
+        flag_option("reference",
+                    "the unoptimised path: no baked poses, no memoised decompositions\n"
+                    "or transform texts (same bytes and checksum, for comparison)"),
+    };
+    c.options.insert(c.options.end(), std::begin(flags), std::end(flags));
+    return c;
+  }();
+  return command;
+}
+
 int cmd_stress(std::span<const std::string_view> argv) {
-  auto parsed = cli_args::parse(argv, stress_cli);
+  const cli_command& command = stress_cli();
+  auto parsed = parse_command_line(command, argv);
   if (!parsed) {
-    std::fprintf(stderr, "emote-sim stress: %s (see emote-sim stress --help)\n",
-                 parsed.error().c_str());
-    return 2;
+    return parsed.error();
   }
   const cli_args& args = *parsed;
-  if (args.help()) {
-    std::fputs(stress_help, stdout);
-    return 0;
-  }
-  if (!args.positional().empty()) {
-    std::fprintf(stderr, "emote-sim stress: unexpected argument '%s'\n",
-                 args.positional()[0].c_str());
-    return 2;
-  }
 
   stress_options options;
   if (auto t = args.value("time")) {
@@ -110,21 +110,9 @@ int cmd_stress(std::span<const std::string_view> argv) {
   }
 
   // The emote folder and `disabled` come from the same configuration stack as `serve`.
-  const fs::path file = config_file(args, "config/emote-sim.json");
-  protocol::config_loader loader;
-  if (auto err = protocol::add_file_and_environment(loader, file)) {
-    std::fprintf(stderr, "emote-sim stress: %s\n", err->text().c_str());
-    return 2;
-  }
-  if (auto v = args.value("emotes")) {
-    if (auto err = loader.set("emotes", *v, "--emotes")) {
-      std::fprintf(stderr, "emote-sim stress: %s\n", err->text().c_str());
-      return 2;
-    }
-  }
-  auto cfg = loader.build();
+  auto cfg = load_config(args, command.options);
   if (!cfg) {
-    std::fprintf(stderr, "emote-sim stress: %s\n", cfg.error().text().c_str());
+    std::fprintf(stderr, "emote-sim stress: %s\n", cfg.error().c_str());
     return 2;
   }
   auto loaded = make_content_loader()->load({cfg->emotes}, cfg->engine.disabled, {});

@@ -1,19 +1,21 @@
 #pragma once
-// The emote-sim subcommands. Each lives in its own server/cmd_<name>.cpp and is listed in the
-// table in main.cpp. `args` excludes the program and command names; the return value is the
-// process exit status.
+// The emote-sim subcommands. Each lives in its own server/cmd_<name>.cpp, declares what it
+// accepts as a `cli_command` (server/cli_args.hpp: parsing and the generated help) and is listed
+// in the table in main.cpp. `args` excludes the program and command names; the return value is
+// the process exit status.
 
 #include <span>
 #include <string_view>
 
 namespace emote::server {
 
+struct cli_command;
+
 using command_fn = int (*)(std::span<const std::string_view> args);
 
 struct command_entry {
-  std::string_view name;
   command_fn run;
-  std::string_view synopsis; ///< one line for `emote-sim --help`
+  const cli_command& (*cli)(); ///< name, summary and options for `emote-sim --help`
 };
 
 int cmd_check(std::span<const std::string_view> args);
@@ -24,5 +26,14 @@ int cmd_bot(std::span<const std::string_view> args);
 int cmd_replay(std::span<const std::string_view> args);
 int cmd_record_to_scenario(std::span<const std::string_view> args);
 int cmd_stress(std::span<const std::string_view> args);
+
+const cli_command& check_cli();
+const cli_command& list_cli();
+const cli_command& run_cli();
+const cli_command& serve_cli();
+const cli_command& bot_cli();
+const cli_command& replay_cli();
+const cli_command& record_to_scenario_cli();
+const cli_command& stress_cli();
 
 } // namespace emote::server

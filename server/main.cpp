@@ -1,8 +1,11 @@
 // emote-sim: the command-line entry point; dispatches to the subcommands of server/commands.hpp.
+#include "server/cli_args.hpp"
 #include "server/commands.hpp"
 
 #include <array>
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string_view>
 #include <vector>
 
@@ -11,23 +14,14 @@ namespace {
 
 // Subcommands, in the order `--help` lists them.
 constexpr std::array<command_entry, 8> commands{{
-    {"serve", cmd_serve,
-     "serve   [--config FILE] [--emotes DIR] [--listen ADDR]... [--clock realtime|manual]\n"
-     "          [--seed N] [--record FILE [--record-frames]] [--metrics HOST:PORT]\n"
-     "          [--log-level L]                       the socket server"},
-    {"check", cmd_check, "check PATH... [--json] [--strict]   validate emote files"},
-    {"list", cmd_list,
-     "list [--emotes DIR] [--config FILE]  id, type, duration, standalone, two-player"},
-    {"run", cmd_run,
-     "run     SCENARIO... [--out FILE] [--emotes DIR]   in-process scripted run with expectations"},
-    {"bot", cmd_bot,
-     "bot     --connect ADDR [--token T] SCENARIO...      the same script against a live server"},
-    {"replay", cmd_replay, "replay  RECORDING [--emotes DIR] [--allow-content-change]"},
-    {"record-to-scenario", cmd_record_to_scenario,
-     "record-to-scenario RECORDING [--out FILE]            a recording's input as a scenario"},
-    {"stress", cmd_stress,
-     "stress  [--time 30s] [--instances N] [--recipients R] [--emotes DIR] [--json]\n"
-     "                                                the stress test (docs/guide/performance.md)"},
+    {cmd_serve, serve_cli},
+    {cmd_check, check_cli},
+    {cmd_list, list_cli},
+    {cmd_run, run_cli},
+    {cmd_bot, bot_cli},
+    {cmd_replay, replay_cli},
+    {cmd_record_to_scenario, record_to_scenario_cli},
+    {cmd_stress, stress_cli},
 }};
 
 void print_help(std::FILE* out) {
@@ -35,17 +29,12 @@ void print_help(std::FILE* out) {
                EMOTE_SIM_VERSION);
   std::fprintf(out, "usage: emote-sim COMMAND [ARGS...]\n\ncommands:\n");
   for (const auto& c : commands) {
-    std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
+    std::fprintf(out, "  %s\n", cli_synopsis(c.cli()).c_str());
   }
   std::fprintf(out, "  --version | --help | COMMAND --help\n");
 }
 
-} // namespace
-} // namespace emote::server
-
-int main(int argc, char** argv) {
-  using namespace emote::server;
-  std::vector<std::string_view> args(argv + 1, argv + argc);
+int run(std::span<const std::string_view> args) {
   if (args.empty()) {
     print_help(stderr);
     return 2;
@@ -59,11 +48,30 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& c : commands) {
-    if (c.name == args[0]) {
-      return c.run(std::span<const std::string_view>(args).subspan(1));
+    if (c.cli().name == args[0]) {
+      return c.run(args.subspan(1));
     }
   }
   std::fprintf(stderr, "emote-sim: unknown command '%.*s' (see emote-sim --help)\n",
                static_cast<int>(args[0].size()), args[0].data());
   return 2;
+}
+
+} // namespace
+} // namespace emote::server
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  // Whatever escapes a command (out of memory, a filesystem error, a bug) ends the process with a
+  // message and a failure status instead of std::terminate's abort.
+  try {
+    return emote::server::run(args);
+  } catch (const std::bad_alloc&) {
+    std::fputs("emote-sim: out of memory\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "emote-sim: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("emote-sim: internal error: unknown exception\n", stderr);
+  }
+  return 70; // EX_SOFTWARE
 }

@@ -110,7 +110,7 @@ TEST_CASE("exe: an invalid configuration stops serve and names the key and its l
                  "be an integer") != std::string::npos);
   std::ofstream(dir / "bad.json") << R"({"listen": ["127.0.0.1:25580"], "colour": "red"})";
   CHECK(process::run({"serve", "--config", (dir / "bad.json").string()}, dir, nullptr, &err) == 2);
-  CHECK(err.find("config: colour (from " + (dir / "bad.json").string() + "): unknown key") !=
+  CHECK(err.find("config: colour (from " + (dir / "bad.json").string() + ":1:43): unknown key") !=
         std::string::npos);
   CHECK(process::run({"serve", "--log-level", "loud"}, dir, nullptr, &err) == 2);
   CHECK(err.find("unknown log level 'loud'") != std::string::npos);
