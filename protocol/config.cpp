@@ -517,7 +517,8 @@ std::optional<std::int64_t> integer_of(const json_value& v, std::string_view sou
     const char* last = source.data() + source.size();
     const auto [end, ec] = std::from_chars(first, last, n);
     const bool more = end != last && (*end == '.' || *end == 'e' || *end == 'E');
-    if (ec == std::errc{} && end != first && !more) {
+    // The text must be the value the reader read (the same binary64), else fall back to it.
+    if (ec == std::errc{} && end != first && !more && static_cast<double>(n) == v.as_number()) {
       return n;
     }
   }
