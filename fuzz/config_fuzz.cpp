@@ -2,7 +2,6 @@
 // including access rules with RE2 patterns and time strings, and over arbitrary environment /
 // command-line text for every key of the table. Any input must give a config or a config_error,
 // never a crash or a hang; a built configuration's effective JSON must read back to itself.
-#include "engine/content/json.hpp"
 #include "protocol/config.hpp"
 
 #include <cstddef>

@@ -1,10 +1,10 @@
 #include "protocol/config.hpp"
 
-#include "engine/content/json.hpp"
 #include "engine/core/identifier.hpp"
 #include "engine/core/time_string.hpp"
+#include "engine/json/source_reader.hpp"
+#include "engine/json/writer.hpp"
 #include "engine/rules/access.hpp"
-#include "protocol/json.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -21,15 +21,12 @@ extern char** environ; // NOLINT: POSIX, used to list EMOTE_SIM_* names
 namespace emote::protocol {
 
 namespace fs = std::filesystem;
-using content::json_value;
+using json::json_value;
 using core::failure;
 
 // A value of one key as a layer gave it.
 struct config_value {
   std::shared_ptr<const json_value> value;
-  /// The exact integer when the value is a number written as one (JSON numbers are read as
-  /// binary64, which cannot hold every 64-bit seed).
-  std::optional<std::int64_t> integer;
   std::string source;     ///< file name, `EMOTE_SIM_X`, `--flag`, `defaults`
   bool positions = false; ///< the value's line/column are meaningful in `source`
   fs::path base_dir;      ///< for relative paths; empty = working directory
@@ -50,13 +47,15 @@ problem integer_value(const config_key& k, const config_value& v, std::int64_t& 
   const std::string range = k.min == k.max ? "must be " + std::to_string(k.min)
                                            : "must be an integer between " + std::to_string(k.min) +
                                                  " and " + std::to_string(k.max);
-  if (!v.integer) {
+  // Integer tokens are exact (engine/json); `20.0` and `2e1` are integers too.
+  const auto n = v.value->is_number() ? v.value->number().as_int64() : std::nullopt;
+  if (!n) {
     return bad(range);
   }
-  if (*v.integer < k.min || *v.integer > k.max) {
-    return bad(k.min == k.max ? range : range + " (got " + std::to_string(*v.integer) + ")");
+  if (*n < k.min || *n > k.max) {
+    return bad(k.min == k.max ? range : range + " (got " + std::to_string(*n) + ")");
   }
-  out = *v.integer;
+  out = *n;
   return std::nullopt;
 }
 
@@ -478,89 +477,21 @@ constexpr std::string_view other_variables[] = {"EMOTE_SIM_CONFIG", "EMOTE_SIM_T
 // ---------------------------------------------------------------------------------------------
 // Positions
 
-// The byte offset of a 1-based line and column (columns in Unicode scalar values) as the JSON
-// reader counts them: CR, LF and CR LF end a line.
-std::size_t offset_of(std::string_view text, std::uint32_t line, std::uint32_t column) {
-  std::size_t i = 0;
-  for (std::uint32_t l = 1; l < line && i < text.size(); ++i) {
-    if (text[i] == '\r') {
-      ++l;
-      if (i + 1 < text.size() && text[i + 1] == '\n') {
-        ++i;
-      }
-    } else if (text[i] == '\n') {
-      ++l;
-    }
-  }
-  for (std::uint32_t c = 1; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
-      continue;
-    }
-    if (c == column) {
-      break;
-    }
-    ++c;
-  }
-  return i;
-}
-
-// The exact integer of a number value: from its text in `source` when known, else from the
-// binary64 value when that is an integer.
-std::optional<std::int64_t> integer_of(const json_value& v, std::string_view source) {
-  if (!v.is_number()) {
-    return std::nullopt;
-  }
-  if (!source.empty()) {
-    const std::size_t at = offset_of(source, v.line, v.column);
-    std::int64_t n = 0;
-    const char* first = source.data() + at;
-    const char* last = source.data() + source.size();
-    const auto [end, ec] = std::from_chars(first, last, n);
-    const bool more = end != last && (*end == '.' || *end == 'e' || *end == 'E');
-    // The text must be the value the reader read (the same binary64), else fall back to it.
-    if (ec == std::errc{} && end != first && !more && static_cast<double>(n) == v.as_number()) {
-      return n;
-    }
-  }
-  const double d = v.as_number();
-  // Integral binary64 values below 2^63 in magnitude are exact int64 values.
-  if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.2233720368547758e18) {
-    return static_cast<std::int64_t>(d);
-  }
-  return std::nullopt;
-}
-
 std::string position_text(const std::string& source, const json_value& v) {
   return source + ":" + std::to_string(v.line) + ":" + std::to_string(v.column);
 }
 
-// The value at `path` below `root` (`[1].idle.emote[3]`), or its deepest existing ancestor.
-const json_value& locate(const json_value& root, std::string_view path) {
-  const json_value* at = &root;
-  while (!path.empty()) {
-    if (path.front() == '[') {
-      const auto close = path.find(']');
-      std::size_t i = 0;
-      std::from_chars(path.data() + 1, path.data() + close, i);
-      if (close == std::string_view::npos || !at->is_array() || i >= at->as_array().size()) {
-        return *at;
-      }
-      at = &at->as_array()[i];
-      path.remove_prefix(close + 1);
-    } else if (path.front() == '.') {
-      path.remove_prefix(1);
-      const auto end = path.find_first_of(".[");
-      const json_value* next = at->find(path.substr(0, end));
-      if (next == nullptr) {
-        return *at;
-      }
-      at = next;
-      path.remove_prefix(end == std::string_view::npos ? path.size() : end);
-    } else {
-      return *at;
-    }
+// The value at `path` below `root` (`[1].idle.emote[3]`), or its nearest existing ancestor (a
+// path may name a missing member, such as a required key).
+const json_value& locate(const json_value& root, std::string path) {
+  path.insert(0, "$");
+  const json_value* v = json::find_path(root, path);
+  while (v == nullptr && path.size() > 1) {
+    const auto cut = path.find_last_of(".[");
+    path.resize(cut == std::string::npos || cut == 0 ? 1 : cut);
+    v = json::find_path(root, path);
   }
-  return *at;
+  return v != nullptr ? *v : root;
 }
 
 config_error error_at(const config_key& k, const config_value& v, const config_problem& p) {
@@ -574,7 +505,7 @@ config_error error_at(const config_key& k, const config_value& v, const config_p
 // Parses JSON text from the environment or a command line.
 core::result<json_value, config_error> parse_text(std::string_view key, std::string_view text,
                                                   const std::string& source) {
-  auto parsed = content::parse_json(text);
+  auto parsed = json::parse_source(text, json::source_dialect::relaxed);
   if (!parsed.ok) {
     return failure{config_error{std::string(key),
                                 source + ":" + std::to_string(parsed.error.line) + ":" +
@@ -597,8 +528,7 @@ core::result<config_value, config_error> text_value(const config_key& k, std::st
     std::int64_t n = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
     if (!t.empty() && ec == std::errc{} && end == t.data() + t.size()) {
-      v.set_number(static_cast<double>(n));
-      out.integer = n;
+      v.set_number(json::json_number::signed_integer(n));
     } else {
       v.set_string(std::string(text));
     }
@@ -688,11 +618,10 @@ std::string config_error::text() const {
 struct config_loader::impl {
   std::map<std::string, config_value, std::less<>> entries;
 
-  // One layer in the file's shape. `text` is the JSON text the values were read from (for
-  // exact integers), empty when there is none.
+  // One layer in the file's shape.
   std::optional<config_error> add_object(const json_value& obj, const std::string& prefix,
                                          const std::string& source, bool positions,
-                                         std::string_view text, const fs::path& base) {
+                                         const fs::path& base) {
     for (const auto& m : obj.as_object()) {
       const std::string key = prefix + m.key;
       const std::string where = positions ? position_text(source, m.value) : source;
@@ -700,7 +629,7 @@ struct config_loader::impl {
         if (!m.value.is_object()) {
           return config_error{key, where, "must be an object"};
         }
-        if (auto err = add_object(m.value, key + ".", source, positions, text, base)) {
+        if (auto err = add_object(m.value, key + ".", source, positions, base)) {
           return err;
         }
         continue;
@@ -710,7 +639,6 @@ struct config_loader::impl {
       }
       config_value v;
       v.value = std::make_shared<const json_value>(m.value);
-      v.integer = integer_of(m.value, text);
       v.source = source;
       v.positions = positions;
       v.base_dir = base;
@@ -721,7 +649,9 @@ struct config_loader::impl {
 
   std::optional<config_error> add_text(std::string_view json, const std::string& source,
                                        bool positions, const fs::path& base) {
-    auto parsed = content::parse_json(json);
+    // Hand-written: the relaxed dialect (comments, trailing commas), every value with its line
+    // and column.
+    auto parsed = json::parse_source(json, json::source_dialect::relaxed);
     if (!parsed.ok) {
       return config_error{"",
                           positions ? source + ":" + std::to_string(parsed.error.line) + ":" +
@@ -733,11 +663,7 @@ struct config_loader::impl {
       return config_error{"", positions ? position_text(source, parsed.root) : source,
                           "the configuration must be a JSON object"};
     }
-    // The reader skips a byte order mark; positions count from after it.
-    if (json.starts_with("\xEF\xBB\xBF")) {
-      json.remove_prefix(3);
-    }
-    return add_object(parsed.root, "", source, positions, json, base);
+    return add_object(parsed.root, "", source, positions, base);
   }
 };
 
@@ -771,7 +697,7 @@ std::optional<config_error> config_loader::add_value(const json_value& object,
   if (!object.is_object()) {
     return config_error{"", position_text(file, object), "the configuration must be a JSON object"};
   }
-  return impl_->add_object(object, "", file, true, {}, base_dir);
+  return impl_->add_object(object, "", file, true, base_dir);
 }
 
 std::optional<config_error> config_loader::set(std::string_view key, std::string_view text,
@@ -831,9 +757,8 @@ core::result<server_config, config_error> config_loader::build() const {
   // Every key: its default, then the value a layer set, each through the key's validator.
   for (const auto& k : table) {
     config_value defaults;
-    auto parsed = content::parse_json(k.default_json);
+    auto parsed = json::parse_source(k.default_json, json::source_dialect::strict);
     defaults.value = std::make_shared<const json_value>(std::move(parsed.root));
-    defaults.integer = integer_of(*defaults.value, k.default_json);
     defaults.source = "defaults";
     if (auto p = k.apply(k, defaults, cfg)) {
       return failure{error_at(k, defaults, *p)};
@@ -870,7 +795,7 @@ core::result<server_config, config_error> config_loader::build() const {
   // The effective configuration, in the file's shape: the keys some layer set, tokens blanked,
   // paths absolute (so a recording's header names the folder wherever replay runs).
   std::string out = "{";
-  json_out w(out);
+  json::json_out w(out);
   std::string open_group;
   for (const auto& k : table) {
     auto it = impl_->entries.find(k.name);
@@ -905,10 +830,8 @@ core::result<server_config, config_error> config_loader::build() const {
     } else if (k.name == "record") {
       w.str(cfg.record.empty() ? std::string()
                                : fs::absolute(cfg.record).lexically_normal().string());
-    } else if (k.type == config_type::integer && v.integer) {
-      w.i64(*v.integer);
     } else {
-      w.raw(content::to_json(*v.value));
+      w.value(*v.value);
     }
   }
   if (!open_group.empty()) {

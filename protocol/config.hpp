@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-namespace emote::content {
+namespace emote::json {
 class json_value;
 }
 
@@ -138,7 +138,7 @@ public:
 
   /// Add a layer from a parsed object in the file's shape whose values carry their line and
   /// column in `file` (a scenario's `config`); errors name FILE:LINE:COLUMN.
-  std::optional<config_error> add_value(const content::json_value& object, const std::string& file,
+  std::optional<config_error> add_value(const json::json_value& object, const std::string& file,
                                         const std::filesystem::path& base_dir);
 
   /// Add the variables of the table (EMOTE_SIM_LIMITS_MAX_LINE_BYTES, ...). EMOTE_SIM_CONFIG

@@ -407,10 +407,13 @@ TEST_CASE("64-bit integers are exact from every layer") {
   config_loader again;
   REQUIRE_FALSE(again.add_json(from_file.effective_json, "recording", "/"));
   CHECK(build_ok(again).engine.seed == 9007199254740993);
-  // A repeated key: the last value wins, exactly.
+  // A repeated key is an error in a hand-written file, at the second occurrence.
+  const auto twice = write_temp("twice.json", "{\"seed\": 1,\n \"seed\": 9007199254740993}");
   config_loader repeated;
-  REQUIRE_FALSE(repeated.add_json("{\"seed\": 1,\n \"seed\": 9007199254740993}", "f", "/"));
-  CHECK(build_ok(repeated).engine.seed == 9007199254740993);
+  auto dup = repeated.add_file(twice);
+  REQUIRE(dup);
+  CHECK(dup->text().starts_with("config: " + twice.string() + ":2:"));
+  CHECK(dup->text().find("duplicate key") != std::string::npos);
   config_loader low;
   REQUIRE_FALSE(low.add_json(R"({"seed": -9223372036854775808})", "f", "/"));
   CHECK(build_ok(low).engine.seed == INT64_MIN);
