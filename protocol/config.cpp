@@ -21,8 +21,8 @@ extern char** environ; // NOLINT: POSIX, used to list EMOTE_SIM_* names
 namespace emote::protocol {
 
 namespace fs = std::filesystem;
-using json::json_value;
 using core::failure;
+using json::json_value;
 
 // A value of one key as a layer gave it.
 struct config_value {
