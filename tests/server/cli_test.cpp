@@ -38,7 +38,7 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
-// The JSON a file holds for environment / command-line `text` (docs/deployment.md): integers
+// The JSON a file holds for environment / command-line `text` (docs/guide/deployment.md): integers
 // and booleans as such, lists as JSON or comma separated, `permissions` as JSON.
 std::string file_form(config_type type, std::string_view text) {
   const auto t = emote::core::java_trim(text);
