@@ -2,6 +2,7 @@
 
 #include "engine/core/identifier.hpp"
 #include "engine/core/time_string.hpp"
+#include "engine/core/utf8.hpp"
 #include "engine/json/source_reader.hpp"
 #include "engine/json/writer.hpp"
 #include "engine/rules/access.hpp"
@@ -705,6 +706,10 @@ std::optional<config_error> config_loader::set(std::string_view key, std::string
   const config_key* k = find_config_key(key);
   if (k == nullptr) {
     return config_error{std::string(key), source, "unknown key"};
+  }
+  // Text becomes JSON strings: it must be UTF-8, as a file must be.
+  if (std::string sanitized; core::sanitize_utf8(text, sanitized) != std::string::npos) {
+    return config_error{std::string(key), source, "is not valid UTF-8"};
   }
   auto v = text_value(*k, text, source);
   if (!v) {

@@ -181,6 +181,12 @@ TEST_CASE("an invalid config names the key and the layer") {
     CHECK(build_error(l) == "config: seed (from --seed): must be an integer between "
                             "-9223372036854775808 and 9223372036854775807");
   }
+  SUBCASE("environment and command-line text must be UTF-8, as a file must be") {
+    config_loader l;
+    auto err = l.set("listen", "unix:/tmp/\xff.sock", "EMOTE_SIM_LISTEN");
+    REQUIRE(err);
+    CHECK(err->text() == "config: listen (from EMOTE_SIM_LISTEN): is not valid UTF-8");
+  }
   SUBCASE("unknown environment variable") {
     fake_env env;
     env.vars["EMOTE_SIM_LISTN"] = "x";
