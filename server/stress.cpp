@@ -6,9 +6,11 @@
 #include "protocol/encode.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -102,8 +104,13 @@ double peak_rss_mib() {
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("VmHWM:", 0) == 0) {
-      const double kib = std::strtod(line.c_str() + 6, nullptr);
-      return kib / 1024.0;
+      // "VmHWM:     12345 kB": a whole number of KiB.
+      const auto digits = line.find_first_of("0123456789");
+      std::uint64_t kib = 0;
+      if (digits != std::string::npos) {
+        std::from_chars(line.data() + digits, line.data() + line.size(), kib);
+      }
+      return static_cast<double>(kib) / 1024.0;
     }
   }
   return 0;
