@@ -1,5 +1,7 @@
 #include "protocol/config.hpp"
 
+#include "engine/core/decimal.hpp"
+
 #include "engine/core/identifier.hpp"
 #include "engine/core/time_string.hpp"
 #include "engine/core/utf8.hpp"
@@ -158,18 +160,17 @@ problem cooldown_value(const json_value& v, const std::string& path,
   if (text.starts_with("+")) {
     text.remove_prefix(1);
   }
-  double k = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), k);
+  // The grammar is from_chars' decimal form; the value comes from the one decimal reader, which
+  // rounds an overflow to infinity (the rules refuse it) and an underflow to zero.
+  double grammar_only = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), grammar_only);
   if (text.empty() || end != text.data() + text.size() ||
       (ec != std::errc{} && ec != std::errc::result_out_of_range) ||
       text.find_first_not_of("0123456789.eE+-") != std::string_view::npos) {
     return bad("must be a time string or xFACTOR (e.g. \"95t\", \"x0.5\")", path);
   }
-  if (ec == std::errc::result_out_of_range) {
-    k = std::numeric_limits<double>::infinity(); // too large: the rules refuse it
-  }
   out.is_factor = true;
-  out.factor = k;
+  out.factor = core::decimal_to_double(text);
   return std::nullopt;
 }
 

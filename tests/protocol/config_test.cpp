@@ -323,6 +323,14 @@ TEST_CASE("permissions: access rules, cooldown modifiers and idle settings") {
         "identifier (patterns are only allowed in the equal-weight form)");
   CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "x1e999"}]})") ==
         "config: permissions[0].cooldown (from f): factor must be a finite number >= 0");
+  // A factor too small for binary64 reads as zero (the one decimal reader), not as infinity.
+  {
+    config_loader tiny;
+    REQUIRE_FALSE(tiny.add_json(
+        R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "x1e-400"}]})", "f",
+        "."));
+    CHECK(build_ok(tiny).engine.permissions.size() == 1);
+  }
   CHECK(bad(R"({"permissions": [{"permission": "a", "emotes": ["*"], "cooldown": "xfast"}]})") ==
         "config: permissions[0].cooldown (from f): must be a time string or xFACTOR (e.g. "
         "\"95t\", \"x0.5\")");
