@@ -332,6 +332,21 @@ struct event_writer {
     o.boolean(e.hidden);
     o.raw(e.blank_equipment ? R"(,"equipment":"blank"})" : R"(,"equipment":"real"})");
   }
+
+  void operator()(const api::ev_render_warning& e) {
+    // render.md §5.4: (emote, node) for content, (player) for a player's profile.
+    o.raw(R"({"type":"render.warning")");
+    if (e.player.empty()) {
+      key_str(R"(,"emote":)", e.emote);
+      key_str(R"(,"node":)", e.node);
+    } else {
+      key_str(R"(,"player":)", e.player);
+    }
+    o.raw(R"(,"protocol":)");
+    o.i64(e.protocol);
+    key_str(R"(,"message":)", e.message);
+    o.ch('}');
+  }
 };
 
 constexpr std::array<std::string_view, event_type_count> type_names = [] {
@@ -351,9 +366,10 @@ constexpr std::array<std::string_view, event_type_count> type_names = [] {
   n[12] = "partner.matched";
   n[13] = "partner.timeout";
   n[14] = "player.visibility";
+  n[15] = "render.warning";
   return n;
 }();
-static_assert(event_type_count == 15, "type_names lists every alternative of api::event");
+static_assert(event_type_count == 16, "type_names lists every alternative of api::event");
 
 void frame_head(json_out& o, api::tick_number tick) {
   o.raw(R"({"op":"frame","tick":)");

@@ -1,9 +1,9 @@
 #include "protocol/recording.hpp"
 
+#include "engine/core/sha256.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
 #include "protocol/scenario.hpp"
-#include "protocol/sha256.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -11,6 +11,9 @@
 #include <sstream>
 
 namespace emote::protocol {
+using core::sha256;
+using core::sha256_hex;
+using core::to_hex;
 
 using json::as_int64;
 using json::find_member;

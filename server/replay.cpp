@@ -2,7 +2,7 @@
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
-#include "protocol/sha256.hpp"
+#include "engine/core/sha256.hpp"
 #include "server/dispatch.hpp"
 #include "server/recorder.hpp"
 
@@ -67,7 +67,7 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
       if (!line.empty() && line.back() == '\n') {
         line.pop_back();
       }
-      digest = protocol::sha256_hex(line);
+      digest = core::sha256_hex(line);
     }
     ++out.ticks;
     const auto it = frames.find(f.tick);

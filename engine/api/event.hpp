@@ -4,7 +4,8 @@
 //   1. `command` and `callback` records in execution order;
 //   2. per session in creation order: segment.started, display.spawn (ascending handle),
 //      display.move, display.view, display.update (ascending handle), display.remove;
-//   3. playback.*, partner.*, player.visibility records in the order they arose.
+//   3. playback.*, partner.*, player.visibility records in the order they arose;
+//   4. render.warning records, appended by the renderer after the engine's step (render.md §5.4).
 // The engine builds that order; encoders and matchers only walk the list.
 
 #include "engine/api/types.hpp"
@@ -133,6 +134,16 @@ struct ev_player_visibility {
   bool blank_equipment = false; ///< wire: "equipment": "blank" | "real"
 };
 
+/// Content a viewer's version cannot show as given (render.md §5.4): emitted by the renderer, last
+/// in the frame, once per (emote, node or player, protocol, message).
+struct ev_render_warning {
+  std::string emote;  ///< "" for a player's warning
+  std::string node;   ///< "" for a player's warning
+  std::string player; ///< "" for a node's warning
+  std::int32_t protocol = 0;
+  std::string message;
+};
+
 struct command_source {
   enum class kind : std::uint8_t { player, server, node } type = kind::player;
   std::optional<handle_id> handle; ///< node sources
@@ -160,7 +171,7 @@ using event = std::variant<ev_command, ev_callback, ev_segment_started, ev_displ
                            ev_display_move, ev_display_view, ev_display_update, ev_display_remove,
                            ev_playback_started, ev_playback_stopped, ev_partner_reserved,
                            ev_partner_released, ev_partner_matched, ev_partner_timeout,
-                           ev_player_visibility>;
+                           ev_player_visibility, ev_render_warning>;
 
 /// The wire `type` of an event, e.g. "display.update".
 std::string_view type_name(const event& e) noexcept;

@@ -122,6 +122,7 @@ std::string_view type_name(const event& e) noexcept {
     std::string_view operator()(const ev_partner_matched&) const { return "partner.matched"; }
     std::string_view operator()(const ev_partner_timeout&) const { return "partner.timeout"; }
     std::string_view operator()(const ev_player_visibility&) const { return "player.visibility"; }
+    std::string_view operator()(const ev_render_warning&) const { return "render.warning"; }
   };
   return std::visit(visitor{}, e);
 }

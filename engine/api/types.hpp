@@ -7,6 +7,7 @@
 #include "engine/core/vec.hpp"
 #include "engine/core/vocabulary.hpp"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -117,6 +118,32 @@ struct item_stack {
   friend bool operator==(const item_stack&, const item_stack&) = default;
 };
 
+/// A signed texture property for skin-bound player heads (render.md §2 `skin_textures`).
+struct skin_texture {
+  std::string value;                    ///< base64
+  std::optional<std::string> signature; ///< base64
+  friend bool operator==(const skin_texture&, const skin_texture&) = default;
+};
+
+/// A player UUID, 16 bytes big-endian (the wire's `8-4-4-4-12` hexadecimal form).
+using uuid = std::array<std::uint8_t, 16>;
+
+/// The fields that make a player a viewer of rendered packets (render.md §2). They take no part
+/// in the simulation: changing them is not a player action (players.md §1.1 `last_action_tick`).
+struct viewer_fields {
+  std::optional<std::optional<std::int32_t>> protocol;  ///< engaged nullopt = explicit null
+  std::optional<std::optional<std::int32_t>> entity_id; ///< engaged nullopt = explicit null
+  std::optional<std::int32_t> view_distance;            ///< 2..32
+  std::optional<std::string> name;
+  std::optional<bool> glowing;
+  std::optional<std::map<std::string, skin_texture>> skin_textures;
+  bool render_reset = false; ///< write-only: the client lost its entities (render.md §4 rule 4)
+  [[nodiscard]] bool empty() const noexcept {
+    return !protocol && !entity_id && !view_distance && !name && !glowing && !skin_textures &&
+           !render_reset;
+  }
+};
+
 /// Every reported field of a player, each optional: a join fills the absent ones with defaults,
 /// an update changes only the present ones. Names are the wire names of protocol.md §5.
 struct player_fields {
@@ -141,6 +168,7 @@ struct player_fields {
   std::optional<bool> use_eat, blocking, jumping, in_lava, in_water_or_rain, levitating;
   std::optional<float> walk_position, distance_moved, sleep_yaw;
   std::optional<std::map<std::string, std::int32_t>> scores;
+  viewer_fields viewer; ///< render.md §2
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +182,7 @@ struct placement {
 struct player_join {
   std::string player;
   player_fields fields; ///< `position` is required (protocol layer checks it)
+  std::optional<api::uuid> uuid;
   bool keep_on_disconnect = false;
 };
 struct player_update {

@@ -969,6 +969,11 @@ std::size_t engine::player_count() const noexcept {
   return impl_->players.size();
 }
 
+void engine::players(std::vector<const world::player_state*>& out) const {
+  out.clear();
+  impl_->players.for_each([&](const world::player_state& p) { out.push_back(&p); });
+}
+
 std::size_t engine::session_count() const noexcept {
   return impl_->sessions.size();
 }

@@ -24,6 +24,9 @@
 namespace emote::content {
 class catalog;
 }
+namespace emote::world {
+struct player_state;
+}
 
 namespace emote::sim {
 
@@ -124,6 +127,9 @@ public:
   [[nodiscard]] std::int64_t active_displays() const noexcept;
   [[nodiscard]] std::size_t player_count() const noexcept;
   [[nodiscard]] std::size_t session_count() const noexcept;
+  /// The online players in join order (for the renderer); valid until the next apply() or
+  /// step().
+  void players(std::vector<const world::player_state*>& out) const;
 
 private:
   struct impl;

@@ -34,6 +34,36 @@ bool assign_fields(player_state& p, const api::player_fields& f) {
   return changed;
 }
 
+/// The viewer fields (render.md §2); a client reset (§4 rule 4) bumps `client_epoch`.
+void assign_viewer_fields(player_state& p, const api::viewer_fields& f) {
+  bool reset = f.render_reset;
+  if (f.protocol) {
+    // A viewer that stops being one is dropped by the renderer; a change to another version
+    // is a reset.
+    reset |= p.protocol && *f.protocol && *p.protocol != **f.protocol;
+    p.protocol = *f.protocol;
+  }
+  if (f.entity_id) {
+    reset |= p.entity_id != *f.entity_id;
+    p.entity_id = *f.entity_id;
+  }
+  if (f.view_distance) {
+    p.view_distance = *f.view_distance;
+  }
+  if (f.name) {
+    p.name = *f.name;
+  }
+  if (f.glowing) {
+    p.glowing = *f.glowing;
+  }
+  if (f.skin_textures) {
+    p.skin_textures = *f.skin_textures;
+  }
+  if (reset) {
+    ++p.client_epoch;
+  }
+}
+
 player_event_record record(event_kind k) {
   player_event_record r;
   r.kind = k;
@@ -45,6 +75,7 @@ void account(player_state& p, const std::vector<player_event_record>& events) {
   for (const auto& e : events) {
     if (e.kind == event_kind::respawn) {
       ++p.incarnation;
+      ++p.client_epoch; // render.md §4 rule 4
     }
   }
 }
@@ -56,6 +87,7 @@ player_state make_player(std::string id, const api::player_fields& fields, tick_
   player_state p;
   p.id = std::move(id);
   assign_fields(p, fields);
+  assign_viewer_fields(p, fields.viewer);
   // body_yaw defaults to the join yaw when the join does not carry its own.
   if (!fields.body_yaw) {
     p.body_yaw = p.yaw;
@@ -97,6 +129,10 @@ change apply_update(player_state& p, const api::player_fields& fields, tick_numb
   const player_state before = p;
   change c;
   c.changed = assign_fields(p, fields);
+  assign_viewer_fields(p, fields.viewer);
+  if (p.dimension != before.dimension) {
+    ++p.client_epoch; // render.md §4 rule 4
+  }
   if (c.changed) {
     p.last_action_tick = now;
     c.events = derive_events(before, p);

@@ -61,6 +61,20 @@ struct player_state {
   float yaw_prev = 0;               ///< `yaw` at the start of the tick (molang.md §5.2)
   bool keep_on_disconnect = false;  ///< protocol.md §2: survives its connection closing
 
+  // Rendering (render.md §2): reported, but no part of the simulation.
+  std::optional<api::uuid> uuid;           ///< from the join
+  std::optional<std::int32_t> protocol;    ///< engaged: the player is a viewer
+  std::optional<std::int32_t> entity_id;   ///< its own entity id on its viewers' clients
+  std::optional<std::int32_t> view_distance; ///< absent: config render.view_distance
+  std::string name;                        ///< username; "" when not reported
+  bool glowing = false;
+  std::map<std::string, api::skin_texture> skin_textures;
+  /// Distinct for every join in this engine (the registry's join order).
+  std::uint64_t join_serial = 0;
+  /// +1 on every client reset of render.md §4 rule 4: a change of dimension, of protocol to
+  /// another version, or of entity_id; a respawn; `render_reset: true`.
+  std::uint64_t client_epoch = 0;
+
   /// The main-hand item: `right_hand` for a right-handed player, else `left_hand`.
   [[nodiscard]] const api::item_stack& main_hand() const noexcept {
     return main_arm == api::physical_arm::right ? right_hand : left_hand;

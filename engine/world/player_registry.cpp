@@ -11,6 +11,8 @@ core::result<player_state*, join_error> player_registry::join(const api::player_
   auto [it, inserted] =
       players_.emplace(order, make_player(j.player, j.fields, now, j.keep_on_disconnect));
   by_id_.emplace(j.player, order);
+  it->second.join_serial = order;
+  it->second.uuid = j.uuid;
   const auto last = incarnations_.find(j.player);
   if (last != incarnations_.end()) {
     it->second.incarnation = last->second + 1;

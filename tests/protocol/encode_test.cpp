@@ -2,6 +2,7 @@
 
 #include "engine/json/wire_reader.hpp"
 
+#include <utility>
 #include <doctest/doctest.h>
 
 #include <thread>
@@ -53,57 +54,17 @@ api::ev_display_update update(api::handle_id h, bool visible) {
 
 } // namespace
 
+/// Alternative i of api::event, default-constructed.
+template <std::size_t... I>
+api::event make_alternative(std::size_t i, std::index_sequence<I...>) {
+  api::event e;
+  ((i == I ? static_cast<void>(e.emplace<I>()) : static_cast<void>(0)), ...);
+  return e;
+}
+
 TEST_CASE("type names match the engine's and select by name or prefix") {
   for (std::size_t i = 0; i < event_type_count; ++i) {
-    api::event e;
-    // Build alternative i to compare with api::type_name.
-    switch (i) {
-    case 0:
-      e = api::ev_command{};
-      break;
-    case 1:
-      e = api::ev_callback{};
-      break;
-    case 2:
-      e = api::ev_segment_started{};
-      break;
-    case 3:
-      e = api::ev_display_spawn{};
-      break;
-    case 4:
-      e = api::ev_display_move{};
-      break;
-    case 5:
-      e = api::ev_display_view{};
-      break;
-    case 6:
-      e = api::ev_display_update{};
-      break;
-    case 7:
-      e = api::ev_display_remove{};
-      break;
-    case 8:
-      e = api::ev_playback_started{};
-      break;
-    case 9:
-      e = api::ev_playback_stopped{};
-      break;
-    case 10:
-      e = api::ev_partner_reserved{};
-      break;
-    case 11:
-      e = api::ev_partner_released{};
-      break;
-    case 12:
-      e = api::ev_partner_matched{};
-      break;
-    case 13:
-      e = api::ev_partner_timeout{};
-      break;
-    default:
-      e = api::ev_player_visibility{};
-      break;
-    }
+    const api::event e = make_alternative(i, std::make_index_sequence<event_type_count>{});
     REQUIRE(e.index() == i);
     CHECK(event_type_name(i) == api::type_name(e));
     CHECK(event_type_mask(api::type_name(e)) == (1U << i));
@@ -136,6 +97,10 @@ TEST_CASE("lifecycle records") {
         R"({"type":"partner.timeout","session":5,"initiator":"alice"})");
   CHECK(ev(api::ev_player_visibility{"alice", true, true}) ==
         R"({"type":"player.visibility","player":"alice","hidden":true,"equipment":"blank"})");
+  CHECK(ev(api::ev_render_warning{"fx:hat", "hat", "", 768, "custom_model_data dropped"}) ==
+        R"({"type":"render.warning","emote":"fx:hat","node":"hat","protocol":768,"message":"custom_model_data dropped"})");
+  CHECK(ev(api::ev_render_warning{"", "", "alice", 775, "no profile"}) ==
+        R"({"type":"render.warning","player":"alice","protocol":775,"message":"no profile"})");
   CHECK(ev(api::ev_player_visibility{"alice", false, false}) ==
         R"({"type":"player.visibility","player":"alice","hidden":false,"equipment":"real"})");
 }

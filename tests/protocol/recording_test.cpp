@@ -3,7 +3,7 @@
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/scenario.hpp"
-#include "protocol/sha256.hpp"
+#include "engine/core/sha256.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,6 +12,7 @@
 
 using namespace emote;
 using namespace emote::protocol;
+using emote::core::sha256_hex;
 
 namespace {
 

@@ -1,5 +1,6 @@
 #pragma once
-// SHA-256 (FIPS 180-2), for recording digests and content digests (protocol.md §8).
+// SHA-256 (FIPS 180-2), for recording and content digests (protocol.md §8) and display-entity
+// UUIDs (render.md §3).
 
 #include <array>
 #include <cstddef>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace emote::protocol {
+namespace emote::core {
 
 class sha256 {
 public:
@@ -34,4 +35,4 @@ std::string to_hex(const sha256::digest& d);
 /// Lower-case hexadecimal SHA-256 of `s`.
 std::string sha256_hex(std::string_view s);
 
-} // namespace emote::protocol
+} // namespace emote::core

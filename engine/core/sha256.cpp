@@ -1,9 +1,9 @@
-#include "protocol/sha256.hpp"
+#include "engine/core/sha256.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-namespace emote::protocol {
+namespace emote::core {
 namespace {
 
 constexpr std::uint32_t k[64] = {
@@ -133,4 +133,4 @@ std::string sha256_hex(std::string_view s) {
   return to_hex(h.finish());
 }
 
-} // namespace emote::protocol
+} // namespace emote::core

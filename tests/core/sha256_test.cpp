@@ -1,10 +1,10 @@
-#include "protocol/sha256.hpp"
+#include "engine/core/sha256.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-using namespace emote::protocol;
+using namespace emote::core;
 
 TEST_CASE("FIPS 180-2 test vectors") {
   // Appendix B.1: "abc"

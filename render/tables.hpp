@@ -1,0 +1,155 @@
+#pragma once
+// Per-version Minecraft facts for rendering (render.md §1), one `version_table` per supported
+// protocol 767..775. The tables under render/tables/generated/ are written by
+// `scripts/regen-tables` (minecraft/generate-tables.mjs over minecraft-data 3.119.0 and the
+// hand-written render/tables/overrides.json); never edit them by hand. Building and the unit
+// tests need no npm.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace emote::render {
+
+/// The play-state clientbound packets rendering sends (minecraft-data names).
+enum class packet_kind : std::uint8_t {
+  bundle_delimiter,
+  spawn_entity,
+  entity_metadata,
+  entity_destroy,
+  sync_entity_position, ///< protocol >= 768
+  entity_teleport,      ///< 767: the absolute move (angle bytes)
+  entity_look,
+  entity_equipment,
+};
+inline constexpr std::size_t packet_kind_count = 8;
+
+/// Entity metadata serializers used by display entities and the shared-flags entry.
+enum class serializer : std::uint8_t {
+  byte,        ///< i8
+  int_,        ///< "int": a varint on the wire
+  float_,      ///< f32
+  vector3,     ///< 3 x f32
+  quaternion,  ///< 4 x f32 (x, y, z, w)
+  item_stack,  ///< Slot
+  block_state, ///< varint global state id
+  component,   ///< text component as anonymous network NBT
+};
+inline constexpr std::size_t serializer_count = 8;
+
+/// The entity kinds rendering spawns.
+enum class entity_kind : std::uint8_t { item_display, block_display, text_display };
+inline constexpr std::size_t entity_kind_count = 3;
+
+/// Item data components rendering writes (render.md §5.4).
+enum class data_component : std::uint8_t {
+  profile,
+  item_model,
+  custom_model_data,
+  dyed_color,
+  enchantment_glint_override,
+  enchantments, ///< only read: never written (becomes the glint override)
+};
+inline constexpr std::size_t data_component_count = 6;
+
+// Layout variants. The generator checks every version's protocol.json against the layout it
+// assigns and fails on a shape it does not know, so a new version cannot silently misencode.
+
+/// spawn_entity field order.
+enum class spawn_layout : std::uint8_t {
+  velocity_last,           ///< ... pitch, yaw, headPitch, objectData, velocity (3 x i16)
+  velocity_after_position, ///< ... x, y, z, velocity (lpVec3), pitch, yaw, headPitch, objectData
+};
+/// The absolute move packet.
+enum class move_layout : std::uint8_t {
+  teleport_angles,      ///< entity_teleport: id, x, y, z, yaw i8, pitch i8, onGround (767)
+  sync_entity_position, ///< id, x, y, z, dx, dy, dz, yaw f32, pitch f32, onGround (>= 768)
+};
+/// minecraft:profile component.
+enum class profile_layout : std::uint8_t {
+  game_profile,        ///< name?, uuid?, properties (767..772)
+  resolvable_partial,  ///< the partial resolvable profile, no skin patch (>= 773)
+};
+/// minecraft:custom_model_data component.
+enum class custom_model_data_layout : std::uint8_t {
+  varint,  ///< 767: one varint
+  dropped, ///< 768: see render.md §5.4 (dropped with a warning)
+  lists,   ///< >= 769: floats, flags, strings, colors
+};
+/// minecraft:dyed_color component.
+enum class dyed_color_layout : std::uint8_t {
+  with_tooltip, ///< color i32, show_in_tooltip bool (767..769)
+  plain,        ///< color i32 (>= 770)
+};
+
+struct item_entry {
+  std::string_view name; ///< without namespace, e.g. "stone"
+  std::int32_t id;
+};
+
+struct block_property {
+  std::string_view name;
+  std::uint32_t first_value; ///< index into version_table::property_values
+  std::uint32_t value_count;
+};
+
+struct block_entry {
+  std::string_view name; ///< without namespace
+  std::int32_t min_state;
+  std::int32_t default_state;
+  std::uint32_t first_property; ///< index into version_table::properties; properties in
+                                ///< minecraft-data order, the first the most significant digit
+  std::uint32_t property_count;
+};
+
+/// One metadata index of a display (render.md §5.3): its serializer and default value.
+struct metadata_slot {
+  std::uint8_t index;
+  serializer kind;
+  std::int32_t int_default;          ///< byte, int, block_state
+  std::array<float, 4> float_default; ///< float (x), vector3 (x, y, z), quaternion
+  // item_stack and component defaults are the empty stack and the empty text.
+};
+
+struct version_table {
+  std::int32_t protocol;
+  std::string_view minecraft; ///< the minecraft-data version the table came from, e.g. "1.21.4"
+  std::array<std::int32_t, packet_kind_count> packet_ids; ///< -1: the version lacks the packet
+  std::array<std::int32_t, entity_kind_count> entity_types;
+  std::array<std::int32_t, serializer_count> serializer_ids;
+  std::array<std::int32_t, data_component_count> component_ids; ///< -1: the version lacks it
+  spawn_layout spawn;
+  move_layout move;
+  profile_layout profile;
+  custom_model_data_layout custom_model_data;
+  dyed_color_layout dyed_color;
+  bool text_shadow_color; ///< text components may carry shadow_color (>= 769)
+  std::span<const item_entry> items;   ///< ascending name
+  std::span<const block_entry> blocks; ///< ascending name
+  std::span<const block_property> properties;
+  std::span<const std::string_view> property_values;
+  /// Display metadata: indices 8..22 of every display, then per kind from index 23 on.
+  std::span<const metadata_slot> display_metadata;
+  std::array<std::span<const metadata_slot>, entity_kind_count> kind_metadata;
+  /// item_display modes by byte value ("none", "thirdperson_lefthand", ..., "on_shelf" >= 773).
+  std::span<const std::string_view> item_display_modes;
+};
+
+/// Every supported version, ascending protocol.
+std::span<const version_table* const> versions() noexcept;
+/// The table of `protocol`, or nullptr when it is not supported.
+const version_table* find_version(std::int64_t protocol) noexcept;
+/// "767, 768, ..., 775": the supported list, for error messages.
+std::string_view supported_protocols_text() noexcept;
+
+/// The registry id of an item ("minecraft:stone" or "stone"); nullopt when the version lacks it
+/// or the namespace is not minecraft.
+std::optional<std::int32_t> item_id(const version_table& v, std::string_view name) noexcept;
+/// The block of that name (same namespace rule); nullptr when unknown.
+const block_entry* find_block(const version_table& v, std::string_view name) noexcept;
+/// The byte value of an item_display mode name; nullopt when the version lacks it.
+std::optional<std::int8_t> item_display_mode(const version_table& v, std::string_view name) noexcept;
+
+} // namespace emote::render
