@@ -69,8 +69,8 @@ enum class move_layout : std::uint8_t {
 };
 /// minecraft:profile component.
 enum class profile_layout : std::uint8_t {
-  game_profile,        ///< name?, uuid?, properties (767..772)
-  resolvable_partial,  ///< the partial resolvable profile, no skin patch (>= 773)
+  game_profile,       ///< name?, uuid?, properties (767..772)
+  resolvable_partial, ///< the partial resolvable profile, no skin patch (>= 773)
 };
 /// minecraft:custom_model_data component.
 enum class custom_model_data_layout : std::uint8_t {
@@ -108,7 +108,7 @@ struct block_entry {
 struct metadata_slot {
   std::uint8_t index;
   serializer kind;
-  std::int32_t int_default;          ///< byte, int, block_state
+  std::int32_t int_default;           ///< byte, int, block_state
   std::array<float, 4> float_default; ///< float (x), vector3 (x, y, z), quaternion
   // item_stack and component defaults are the empty stack and the empty text.
 };
@@ -116,7 +116,10 @@ struct metadata_slot {
 struct version_table {
   std::int32_t protocol;
   std::string_view minecraft; ///< the minecraft-data version the table came from, e.g. "1.21.4"
-  std::array<std::int32_t, packet_kind_count> packet_ids; ///< -1: the version lacks the packet
+  /// -1: the version lacks the packet, or rendering does not use it there: entity_teleport is
+  /// -1 from 768 on (minecraft-data's entity_teleport is then the relative-flags teleport) and
+  /// sync_entity_position is -1 on 767; `move` says which one is the absolute move.
+  std::array<std::int32_t, packet_kind_count> packet_ids;
   std::array<std::int32_t, entity_kind_count> entity_types;
   std::array<std::int32_t, serializer_count> serializer_ids;
   std::array<std::int32_t, data_component_count> component_ids; ///< -1: the version lacks it
@@ -125,7 +128,7 @@ struct version_table {
   profile_layout profile;
   custom_model_data_layout custom_model_data;
   dyed_color_layout dyed_color;
-  bool text_shadow_color; ///< text components may carry shadow_color (>= 769)
+  bool text_shadow_color;              ///< text components may carry shadow_color (>= 769)
   std::span<const item_entry> items;   ///< ascending name
   std::span<const block_entry> blocks; ///< ascending name
   std::span<const block_property> properties;
@@ -150,6 +153,29 @@ std::optional<std::int32_t> item_id(const version_table& v, std::string_view nam
 /// The block of that name (same namespace rule); nullptr when unknown.
 const block_entry* find_block(const version_table& v, std::string_view name) noexcept;
 /// The byte value of an item_display mode name; nullopt when the version lacks it.
-std::optional<std::int8_t> item_display_mode(const version_table& v, std::string_view name) noexcept;
+std::optional<std::int8_t> item_display_mode(const version_table& v,
+                                             std::string_view name) noexcept;
+
+// Block states (render.md §5.4). A state id is min_state plus the mixed-radix number whose digits
+// are the value indices of the block's properties in their order, the LAST property the fastest
+// digit (prismarine-block's rule; the generator checks it against prismarine-block).
+
+/// The properties of `b`, in minecraft-data order.
+std::span<const block_property> block_properties(const version_table& v,
+                                                 const block_entry& b) noexcept;
+/// The values of `p` in minecraft-data order (bool: "true", "false"; int: "0", "1", ...).
+std::span<const std::string_view> property_values(const version_table& v,
+                                                  const block_property& p) noexcept;
+/// The index of `value` among the values of `p`; nullopt when it is not one of them.
+std::optional<std::uint32_t> property_value_index(const version_table& v, const block_property& p,
+                                                  std::string_view value) noexcept;
+/// The value index of the `property`-th property (0-based, block_properties order) in the state
+/// `state` of `b`; nullopt when `state` is not one of b's states or there is no such property.
+std::optional<std::uint32_t> state_value_index(const version_table& v, const block_entry& b,
+                                               std::int32_t state, std::size_t property) noexcept;
+/// The state id of `b` with the given value index per property (block_properties order); nullopt
+/// when the count differs from the block's property count or an index is out of range.
+std::optional<std::int32_t> block_state_id(const version_table& v, const block_entry& b,
+                                           std::span<const std::uint32_t> value_indices) noexcept;
 
 } // namespace emote::render

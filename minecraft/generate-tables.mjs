@@ -1,0 +1,680 @@
+// Generates render/tables/generated/ (render.md §1): the per-version Minecraft tables emote-sim
+// renders with, from minecraft-data 3.119.0 and the hand-written render/tables/overrides.json.
+//
+//   cd minecraft && npm ci && node generate-tables.mjs     (or: scripts/regen-tables)
+//
+// Every layout the C++ side encodes (render/tables.hpp) is checked against the version's
+// protocol.json field lists; an unknown shape stops the generator with an error instead of
+// writing a table that would misencode. Block state ids are checked against prismarine-block.
+// The output is deterministic: same inputs, same bytes.
+
+import { createRequire } from 'node:module'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, '..')
+const outDir = path.join(root, 'render', 'tables', 'generated')
+const overridesPath = path.join(root, 'render', 'tables', 'overrides.json')
+
+const mcdPackage = require('minecraft-data/package.json')
+const minecraftData = require('minecraft-data')
+// prismarine-block as mineflayer resolves it (the block-state rule is cross-checked against it).
+const requireFromMineflayer = createRequire(require.resolve('mineflayer'))
+const prismarineBlockLoader = requireFromMineflayer('prismarine-block')
+const prismarineBlockVersion = requireFromMineflayer('prismarine-block/package.json').version
+
+const EXPECTED_MCD = '3.119.0'
+// Supported protocols and the minecraft-data version each table is read from (render.md §1).
+const VERSIONS = [
+  [767, '1.21.1'],
+  [768, '1.21.3'],
+  [769, '1.21.4'],
+  [770, '1.21.5'],
+  [771, '1.21.6'],
+  [772, '1.21.8'],
+  [773, '1.21.9'],
+  [774, '1.21.11'],
+  [775, '26.1'],
+]
+
+// The enums of render/tables.hpp, in declaration order.
+const PACKET_KINDS = ['bundle_delimiter', 'spawn_entity', 'entity_metadata', 'entity_destroy',
+  'sync_entity_position', 'entity_teleport', 'entity_look', 'entity_equipment']
+const SERIALIZERS = ['byte', 'int', 'float', 'vector3', 'quaternion', 'item_stack', 'block_state',
+  'component']
+const SERIALIZER_ENUM = { byte: 'byte', int: 'int_', float: 'float_', vector3: 'vector3',
+  quaternion: 'quaternion', item_stack: 'item_stack', block_state: 'block_state',
+  component: 'component' }
+const ENTITY_KINDS = ['item_display', 'block_display', 'text_display']
+const COMPONENTS = ['profile', 'item_model', 'custom_model_data', 'dyed_color',
+  'enchantment_glint_override', 'enchantments']
+
+function fail (message) {
+  throw new Error(message)
+}
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b)
+const fields = (pairs) => ['container', pairs.map(([name, type]) => ({ name, type }))]
+
+// ---- known shapes (protocol.json) -------------------------------------------------------------
+
+const PROPERTY = fields([['name', 'string'], ['value', 'string'], ['signature', ['option', 'string']]])
+const SHAPES = {
+  spawn: {
+    velocity_last: fields([['entityId', 'varint'], ['objectUUID', 'UUID'], ['type', 'varint'],
+      ['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['pitch', 'i8'], ['yaw', 'i8'],
+      ['headPitch', 'i8'], ['objectData', 'varint'], ['velocity', 'vec3i16']]),
+    velocity_after_position: fields([['entityId', 'varint'], ['objectUUID', 'UUID'],
+      ['type', 'varint'], ['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['velocity', 'lpVec3'],
+      ['pitch', 'i8'], ['yaw', 'i8'], ['headPitch', 'i8'], ['objectData', 'varint']]),
+  },
+  vec3i16: fields([['x', 'i16'], ['y', 'i16'], ['z', 'i16']]),
+  teleport_angles: fields([['entityId', 'varint'], ['x', 'f64'], ['y', 'f64'], ['z', 'f64'],
+    ['yaw', 'i8'], ['pitch', 'i8'], ['onGround', 'bool']]),
+  sync_entity_position: fields([['entityId', 'varint'], ['x', 'f64'], ['y', 'f64'], ['z', 'f64'],
+    ['dx', 'f64'], ['dy', 'f64'], ['dz', 'f64'], ['yaw', 'f32'], ['pitch', 'f32'],
+    ['onGround', 'bool']]),
+  entity_look: fields([['entityId', 'varint'], ['yaw', 'i8'], ['pitch', 'i8'], ['onGround', 'bool']]),
+  entity_metadata: fields([['entityId', 'varint'], ['metadata', 'entityMetadata']]),
+  entityMetadata: ['entityMetadataLoop', { endVal: 255, type: 'entityMetadataEntry' }],
+  entity_destroy: fields([['entityIds', ['array', { countType: 'varint', type: 'varint' }]]]),
+  entity_equipment: fields([['entityId', 'varint'], ['equipments', ['topBitSetTerminatedArray',
+    { type: fields([['slot', 'i8'], ['item', 'Slot']]) }]]]),
+  // The value type of each serializer rendering writes (render.md §5.3).
+  serializer_values: { byte: 'i8', int: 'varint', float: 'f32', vector3: 'vec3f',
+    quaternion: 'vec4f', item_stack: 'Slot', block_state: 'varint', component: 'anonymousNbt' },
+  vec3f: fields([['x', 'f32'], ['y', 'f32'], ['z', 'f32']]),
+  vec4f: fields([['x', 'f32'], ['y', 'f32'], ['z', 'f32'], ['w', 'f32']]),
+  slot: ['container', [{ name: 'itemCount', type: 'varint' }, { anon: true, type: ['switch', {
+    compareTo: 'itemCount', fields: { 0: 'void' }, default: fields([['itemId', 'varint'],
+      ['addedComponentCount', 'varint'], ['removedComponentCount', 'varint'],
+      ['components', ['array', { count: 'addedComponentCount', type: 'SlotComponent' }]],
+      ['removeComponents', ['array', { count: 'removedComponentCount',
+        type: fields([['type', 'SlotComponentType']]) }]]]) }] }]],
+  profile: {
+    game_profile: fields([['name', ['option', 'string']], ['uuid', ['option', 'UUID']],
+      ['properties', ['array', { countType: 'varint', type: PROPERTY }]]]),
+    // >= 773: ResolvableProfile = type (partial | complete), the profile, the skin patch.
+    resolvable: ['container', [{ name: 'type', type: ['mapper', { type: 'varint',
+      mappings: { 0: 'partial', 1: 'complete' } }] }, { anon: true, type: ['switch', {
+      compareTo: 'type', fields: { partial: 'PartialResolvableProfile', complete: 'GameProfile' } }] },
+    { name: 'skinPatch', type: 'PlayerSkinPatch' }]],
+    partial: fields([['name', ['option', 'string']], ['uuid', ['option', 'UUID']],
+      ['properties', ['array', { countType: 'varint', type: 'GameProfileProperty' }]]]),
+    property: PROPERTY,
+    skin_patch: fields([['body', ['option', 'string']], ['cape', ['option', 'string']],
+      ['elytra', ['option', 'string']], ['model', ['option', ['mapper', { type: 'varint',
+        mappings: { 0: 'wide', 1: 'slim' } }]]]]),
+  },
+  custom_model_data: {
+    varint: 'varint',
+    lists: fields([['floats', ['array', { countType: 'varint', type: 'f32' }]],
+      ['flags', ['array', { countType: 'varint', type: 'bool' }]],
+      ['strings', ['array', { countType: 'varint', type: 'string' }]],
+      ['colors', ['array', { countType: 'varint', type: 'i32' }]]]),
+  },
+  dyed_color: {
+    with_tooltip: fields([['color', 'i32'], ['showTooltip', 'bool']]),
+    plain: 'i32',
+  },
+  item_model: 'string',
+  enchantment_glint_override: 'bool',
+}
+
+function expectShape (what, actual, expected) {
+  if (!same(actual, expected)) {
+    fail(`${what}: unknown shape ${JSON.stringify(actual)}; expected ${JSON.stringify(expected)}`)
+  }
+}
+
+function pickLayout (what, actual, variants) {
+  for (const [name, shape] of Object.entries(variants)) {
+    if (same(actual, shape)) return name
+  }
+  fail(`${what}: unknown shape ${JSON.stringify(actual)} (known: ${Object.keys(variants).join(', ')})`)
+}
+
+function mapperIds (mapper, what) {
+  if (!Array.isArray(mapper) || mapper[0] !== 'mapper' || mapper[1].type !== 'varint') {
+    fail(`${what}: not a varint mapper: ${JSON.stringify(mapper).slice(0, 200)}`)
+  }
+  const ids = new Map()
+  for (const [id, name] of Object.entries(mapper[1].mappings)) {
+    const n = Number.parseInt(id, id.startsWith('0x') ? 16 : 10)
+    if (!Number.isInteger(n) || n < 0) fail(`${what}: bad id ${id}`)
+    if (ids.has(name)) fail(`${what}: ${name} mapped twice`)
+    ids.set(name, n)
+  }
+  return ids
+}
+
+// ---- one version ------------------------------------------------------------------------------
+
+function readVersion (protocol, mcVersion, overrides) {
+  const data = minecraftData(mcVersion)
+  if (!data) fail(`minecraft-data has no ${mcVersion}`)
+  if (data.version.version !== protocol) {
+    fail(`${mcVersion}: minecraft-data says protocol ${data.version.version}, expected ${protocol}`)
+  }
+  const where = `${mcVersion} (${protocol})`
+  const types = data.protocol.types
+  const play = data.protocol.play.toClient.types
+  const typeOf = (name) => play[name] ?? types[name]
+
+  // Packet ids (play, clientbound).
+  const packet = play.packet
+  const packetIds = mapperIds(packet?.[1]?.[0]?.type, `${where} play toClient packet names`)
+  const packetFields = packet[1][1].type[1].fields
+  expectShape(`${where} bundle_delimiter`, packetFields.bundle_delimiter, 'void')
+
+  // Layouts.
+  const spawn = pickLayout(`${where} spawn_entity`, play.packet_spawn_entity, SHAPES.spawn)
+  if (spawn === 'velocity_last') {
+    expectShape(`${where} vec3i16`, typeOf('vec3i16'), SHAPES.vec3i16)
+    if (protocol >= overrides.spawn_velocity.min_protocol) fail(`${where}: vec3i16 spawn velocity, but the override says lpVec3 from ${overrides.spawn_velocity.min_protocol}`)
+  } else {
+    expectShape(`${where} lpVec3`, typeOf(overrides.spawn_velocity.type), overrides.spawn_velocity.protocol_json)
+    if (protocol < overrides.spawn_velocity.min_protocol) fail(`${where}: lpVec3 spawn velocity before the override's ${overrides.spawn_velocity.min_protocol}`)
+  }
+
+  let move
+  if (play.packet_sync_entity_position) {
+    expectShape(`${where} sync_entity_position`, play.packet_sync_entity_position, SHAPES.sync_entity_position)
+    move = 'sync_entity_position'
+  } else {
+    expectShape(`${where} entity_teleport`, play.packet_entity_teleport, SHAPES.teleport_angles)
+    move = 'teleport_angles'
+  }
+  expectShape(`${where} entity_look`, play.packet_entity_look, SHAPES.entity_look)
+  expectShape(`${where} entity_metadata`, play.packet_entity_metadata, SHAPES.entity_metadata)
+  expectShape(`${where} entityMetadata`, typeOf('entityMetadata'), SHAPES.entityMetadata)
+  expectShape(`${where} entity_destroy`, play.packet_entity_destroy, SHAPES.entity_destroy)
+  expectShape(`${where} entity_equipment`, play.packet_entity_equipment, SHAPES.entity_equipment)
+  expectShape(`${where} Slot`, typeOf('Slot'), SHAPES.slot)
+  expectShape(`${where} vec3f`, typeOf('vec3f'), SHAPES.vec3f)
+  expectShape(`${where} vec4f`, typeOf('vec4f'), SHAPES.vec4f)
+
+  // The packet ids, -1 where rendering does not use the packet in this version: the absolute move
+  // is entity_teleport on 767 only (from 768 on, minecraft-data's entity_teleport is the other
+  // packet with relative flags; render.md §5.2).
+  const packetIdList = PACKET_KINDS.map((kind) => {
+    if (kind === 'entity_teleport' && move !== 'teleport_angles') return -1
+    if (kind === 'sync_entity_position' && move !== 'sync_entity_position') return -1
+    const id = packetIds.get(kind)
+    if (id === undefined) fail(`${where}: no packet ${kind}`)
+    return id
+  })
+
+  // Metadata serializers: ids and value types.
+  const entry = typeOf('entityMetadataEntry')
+  if (!entry || entry[0] !== 'container' || entry[1].length !== 3 ||
+      !same(entry[1][0], { name: 'key', type: 'u8' }) || entry[1][1].name !== 'type' ||
+      entry[1][2].name !== 'value' || entry[1][2].type[0] !== 'switch' ||
+      entry[1][2].type[1].compareTo !== 'type') {
+    fail(`${where} entityMetadataEntry: unknown shape ${JSON.stringify(entry).slice(0, 300)}`)
+  }
+  const serializerIds = mapperIds(entry[1][1].type, `${where} metadata serializers`)
+  const valueTypes = entry[1][2].type[1].fields
+  const serializerIdList = SERIALIZERS.map((s) => {
+    if (!serializerIds.has(s)) fail(`${where}: no metadata serializer ${s}`)
+    expectShape(`${where} metadata serializer ${s}`, valueTypes[s], SHAPES.serializer_values[s])
+    return serializerIds.get(s)
+  })
+
+  // Data components.
+  const componentIds = mapperIds(typeOf('SlotComponentType'), `${where} SlotComponentType`)
+  const slotComponent = typeOf('SlotComponent')
+  if (!slotComponent || slotComponent[0] !== 'container' ||
+      !same(slotComponent[1][0], { name: 'type', type: 'SlotComponentType' }) ||
+      slotComponent[1][1].name !== 'data' || slotComponent[1][1].type[0] !== 'switch') {
+    fail(`${where} SlotComponent: unknown shape ${JSON.stringify(slotComponent).slice(0, 300)}`)
+  }
+  const componentShapes = slotComponent[1][1].type[1].fields
+  const componentIdList = COMPONENTS.map((c) => componentIds.get(c) ?? -1)
+  for (const c of ['profile', 'custom_model_data', 'dyed_color', 'enchantment_glint_override']) {
+    if (!componentIds.has(c)) fail(`${where}: no data component ${c}`)
+  }
+  if (componentIds.has('item_model')) {
+    expectShape(`${where} item_model`, componentShapes.item_model, SHAPES.item_model)
+  }
+  expectShape(`${where} enchantment_glint_override`, componentShapes.enchantment_glint_override,
+    SHAPES.enchantment_glint_override)
+
+  let profile
+  if (same(componentShapes.profile, SHAPES.profile.game_profile)) {
+    profile = 'game_profile'
+  } else if (componentShapes.profile === 'ResolvableProfile') {
+    expectShape(`${where} ResolvableProfile`, typeOf('ResolvableProfile'), SHAPES.profile.resolvable)
+    expectShape(`${where} PartialResolvableProfile`, typeOf('PartialResolvableProfile'), SHAPES.profile.partial)
+    expectShape(`${where} GameProfileProperty`, typeOf('GameProfileProperty'), SHAPES.profile.property)
+    expectShape(`${where} PlayerSkinPatch`, typeOf('PlayerSkinPatch'), SHAPES.profile.skin_patch)
+    profile = 'resolvable_partial'
+  } else {
+    fail(`${where} profile: unknown shape ${JSON.stringify(componentShapes.profile)}`)
+  }
+
+  let customModelData = pickLayout(`${where} custom_model_data`, componentShapes.custom_model_data,
+    SHAPES.custom_model_data)
+  for (const o of overrides.custom_model_data) {
+    if (o.protocol !== protocol) continue
+    if (o.protocol_json_layout !== customModelData) {
+      fail(`${where} custom_model_data: protocol.json now reads as ${customModelData}, the override expects ${o.protocol_json_layout}; review render/tables/overrides.json`)
+    }
+    customModelData = o.layout
+  }
+  const dyedColor = pickLayout(`${where} dyed_color`, componentShapes.dyed_color, SHAPES.dyed_color)
+
+  // Entity types.
+  const entityTypes = ENTITY_KINDS.map((k) => {
+    const e = data.entitiesByName[k]
+    if (!e || !Number.isInteger(e.id)) fail(`${where}: no entity type ${k}`)
+    return e.id
+  })
+
+  // Items, ascending name.
+  const items = data.itemsArray.map((i) => {
+    if (!/^[a-z0-9_]+$/.test(i.name) || !Number.isInteger(i.id)) fail(`${where}: odd item ${JSON.stringify(i)}`)
+    return [i.name, i.id]
+  }).sort((a, b) => compare(a[0], b[0]))
+  for (let i = 1; i < items.length; ++i) {
+    if (items[i][0] === items[i - 1][0]) fail(`${where}: item ${items[i][0]} twice`)
+  }
+
+  // Blocks, ascending name; properties in minecraft-data order with their value lists.
+  const blocks = data.blocksArray.map((b) => readBlock(b, where)).sort((a, b) => compare(a.name, b.name))
+  for (let i = 1; i < blocks.length; ++i) {
+    if (blocks[i].name === blocks[i - 1].name) fail(`${where}: block ${blocks[i].name} twice`)
+  }
+  const air = blocks.find((b) => b.name === 'air')
+  if (!air || air.min !== 0 || air.def !== 0) fail(`${where}: air is not state 0 (the block_display default)`)
+  checkStatesWithPrismarine(data, blocks, where)
+
+  return {
+    protocol,
+    minecraft: mcVersion,
+    packetIds: packetIdList,
+    entityTypes,
+    serializerIds: serializerIdList,
+    componentIds: componentIdList,
+    spawn,
+    move,
+    profile,
+    customModelData,
+    dyedColor,
+    textShadowColor: protocol >= overrides.text_shadow_color.min_protocol,
+    items,
+    blocks,
+  }
+}
+
+function compare (a, b) {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function readBlock (b, where) {
+  const what = `${where} block ${b.name}`
+  if (!/^[a-z0-9_]+$/.test(b.name)) fail(`${what}: odd name`)
+  const props = (b.states ?? []).map((s) => {
+    let values
+    if (s.type === 'bool') {
+      // minecraft-data lists no values for bool; vanilla's order (and prismarine-block's) is
+      // true, false.
+      if (s.values !== undefined && !same(s.values, ['true', 'false'])) fail(`${what}: bool ${s.name} values ${s.values}`)
+      values = ['true', 'false']
+    } else if (s.type === 'enum' || s.type === 'int') {
+      values = s.values
+      if (!Array.isArray(values) || values.length === 0) fail(`${what}: ${s.name} has no values`)
+      for (const v of values) {
+        if (typeof v !== 'string' || !/^[a-z0-9_]+$/.test(v)) fail(`${what}: ${s.name} value ${v}`)
+        if (s.type === 'int' && !/^(0|[1-9][0-9]*)$/.test(v)) fail(`${what}: int ${s.name} value ${v}`)
+      }
+      if (new Set(values).size !== values.length) fail(`${what}: ${s.name} repeats a value`)
+    } else {
+      fail(`${what}: property ${s.name} of unknown type ${s.type}`)
+    }
+    if (s.num_values !== values.length) fail(`${what}: ${s.name} num_values ${s.num_values} != ${values.length}`)
+    if (!/^[a-z0-9_]+$/.test(s.name)) fail(`${what}: odd property name ${s.name}`)
+    return { name: s.name, values }
+  })
+  if (new Set(props.map((p) => p.name)).size !== props.length) fail(`${what}: a property twice`)
+  const count = props.reduce((n, p) => n * p.values.length, 1)
+  if (count !== b.maxStateId - b.minStateId + 1) {
+    fail(`${what}: ${count} property combinations but states ${b.minStateId}..${b.maxStateId}`)
+  }
+  if (!(b.defaultState >= b.minStateId && b.defaultState <= b.maxStateId)) fail(`${what}: default state out of range`)
+  return { name: b.name, min: b.minStateId, def: b.defaultState, props }
+}
+
+// The state id rule of render/tables.cpp: min_state + the mixed-radix number of the value indices,
+// the LAST property the fastest digit.
+function stateId (block, indices) {
+  let n = 0
+  block.props.forEach((p, i) => { n = n * p.values.length + indices[i] })
+  return block.min + n
+}
+
+// Cross-check the rule with prismarine-block on every block: its default state, its first and
+// last state, and every state of blocks with at least three properties (a few thousand per
+// version).
+function checkStatesWithPrismarine (data, blocks, where) {
+  const Block = prismarineBlockLoader(data)
+  let checked = 0
+  for (const b of blocks) {
+    if (b.props.length === 0) continue
+    const total = b.props.reduce((n, p) => n * p.values.length, 1)
+    const every = b.props.length >= 3 && total <= 2000
+    const samples = every ? [...Array(total).keys()] : [0, total - 1, b.def - b.min]
+    for (const k of samples) {
+      const indices = []
+      let rest = k
+      for (let i = b.props.length - 1; i >= 0; --i) {
+        indices[i] = rest % b.props[i].values.length
+        rest = Math.floor(rest / b.props[i].values.length)
+      }
+      const id = stateId(b, indices)
+      const props = Object.fromEntries(b.props.map((p, i) => [p.name, p.values[indices[i]]]))
+      const viaProperties = Block.fromProperties(b.name, props, 0).stateId
+      if (viaProperties !== id) fail(`${where} ${b.name} ${JSON.stringify(props)}: prismarine-block fromProperties ${viaProperties}, tables ${id}`)
+      const back = Block.fromStateId(id, 0)
+      if (back.name !== b.name) fail(`${where} state ${id}: prismarine-block says ${back.name}, tables ${b.name}`)
+      const got = back.getProperties()
+      for (const [name, value] of Object.entries(props)) {
+        if (String(got[name]) !== value) fail(`${where} ${b.name} state ${id}: prismarine-block ${name}=${got[name]}, tables ${value}`)
+      }
+      ++checked
+    }
+  }
+  return checked
+}
+
+// ---- overrides --------------------------------------------------------------------------------
+
+function readOverrides () {
+  const o = JSON.parse(fs.readFileSync(overridesPath, 'utf8'))
+  const needSource = (what, x) => {
+    if (typeof x?.source !== 'string' || x.source.length < 10) fail(`overrides.json ${what}: no source`)
+  }
+  needSource('display_metadata', o.display_metadata)
+  needSource('item_display_modes', o.item_display_modes)
+  needSource('spawn_velocity', o.spawn_velocity)
+  needSource('text_shadow_color', o.text_shadow_color)
+  o.custom_model_data.forEach((c, i) => needSource(`custom_model_data[${i}]`, c))
+  const dm = o.display_metadata
+  if (!same(dm.protocols, [VERSIONS[0][0], VERSIONS[VERSIONS.length - 1][0]])) {
+    fail('overrides.json display_metadata: protocols do not cover exactly the supported range')
+  }
+  const checkSlots = (what, slots, first) => {
+    slots.forEach((s, i) => {
+      if (s.index !== first + i) fail(`overrides.json ${what}: index ${s.index}, expected ${first + i}`)
+      if (!SERIALIZERS.includes(s.serializer)) fail(`overrides.json ${what} ${s.index}: serializer ${s.serializer}`)
+      const d = s.default
+      switch (s.serializer) {
+        case 'byte': if (!Number.isInteger(d) || d < -128 || d > 127) fail(`${what} ${s.index}: byte default`); break
+        case 'int': if (!Number.isInteger(d) || d < -(2 ** 31) || d >= 2 ** 31) fail(`${what} ${s.index}: int default`); break
+        case 'float': if (typeof d !== 'number' || Math.fround(d) !== d) fail(`${what} ${s.index}: float default`); break
+        case 'vector3': case 'quaternion': {
+          const n = s.serializer === 'vector3' ? 3 : 4
+          if (!Array.isArray(d) || d.length !== n || d.some((x) => typeof x !== 'number' || Math.fround(x) !== x)) fail(`${what} ${s.index}: ${s.serializer} default`)
+          break
+        }
+        case 'item_stack': case 'component': if (d !== 'empty') fail(`${what} ${s.index}: default must be "empty"`); break
+        case 'block_state': if (d !== 'air') fail(`${what} ${s.index}: default must be "air"`); break
+      }
+    })
+  }
+  checkSlots('display_metadata.common', dm.common, 8)
+  const firstKindIndex = 8 + dm.common.length
+  for (const k of ENTITY_KINDS) checkSlots(`display_metadata.${k}`, dm[k], firstKindIndex)
+  o.item_display_modes.modes.forEach((m, i) => {
+    if (m.value !== i || !/^[a-z_]+$/.test(m.name) || !Number.isInteger(m.min_protocol)) fail(`overrides.json item_display_modes[${i}]`)
+  })
+  return o
+}
+
+// ---- C++ output -------------------------------------------------------------------------------
+
+const HEADER = (inputs) => `// Generated by minecraft/generate-tables.mjs (scripts/regen-tables) from ${inputs}.
+// Do not edit: change the generator or render/tables/overrides.json and regenerate.
+// clang-format off
+`
+
+const cppString = (s) => {
+  if (!/^[a-z0-9_.]*$/.test(s)) fail(`unexpected characters in ${JSON.stringify(s)}`)
+  return `"${s}"`
+}
+
+function cppFloat (x) {
+  if (!Number.isFinite(x) || Math.fround(x) !== x) fail(`not a binary32: ${x}`)
+  const s = String(x)
+  return (/[.e]/.test(s) ? s : `${s}.0`) + 'f'
+}
+
+// Lays out `parts` (strings) separated by ", " in lines of at most `width` characters.
+function wrap (parts, indent = '  ', width = 100) {
+  const lines = []
+  let line = ''
+  for (const p of parts) {
+    const piece = p + ','
+    if (line && indent.length + line.length + 1 + piece.length > width) {
+      lines.push(indent + line)
+      line = piece
+    } else {
+      line = line ? `${line} ${piece}` : piece
+    }
+  }
+  if (line) lines.push(indent + line)
+  return lines.join('\n')
+}
+
+function generate () {
+  if (mcdPackage.version !== EXPECTED_MCD) fail(`minecraft-data ${mcdPackage.version} installed, ${EXPECTED_MCD} expected (npm ci in minecraft/)`)
+  const overrides = readOverrides()
+  const tables = VERSIONS.map(([protocol, mc]) => readVersion(protocol, mc, overrides))
+  const mcdInputs = `minecraft-data ${EXPECTED_MCD} and render/tables/overrides.json`
+  const files = new Map()
+
+  // Shared property pool: each distinct value list once, each distinct property sequence once.
+  const valueLists = new Map() // key -> first index into property_values
+  const propertyValues = []
+  const sequences = new Map() // key -> first index into properties
+  const properties = []
+  const valueListIndex = (values) => {
+    const key = values.join(',')
+    if (!valueLists.has(key)) {
+      valueLists.set(key, propertyValues.length)
+      propertyValues.push(...values)
+    }
+    return valueLists.get(key)
+  }
+  const sequenceIndex = (props) => {
+    if (props.length === 0) return 0
+    const key = props.map((p) => `${p.name}=${p.values.join(',')}`).join(';')
+    if (!sequences.has(key)) {
+      sequences.set(key, properties.length)
+      for (const p of props) properties.push([p.name, valueListIndex(p.values), p.values.length])
+    }
+    return sequences.get(key)
+  }
+
+  // Item and block lists, one array per distinct list, named after the first protocol using it.
+  const itemArrays = new Map() // content key -> { name, entries }
+  const blockArrays = new Map()
+  for (const t of tables) {
+    const itemKey = JSON.stringify(t.items)
+    if (!itemArrays.has(itemKey)) itemArrays.set(itemKey, { name: `items_${t.protocol}`, entries: t.items })
+    t.itemArray = itemArrays.get(itemKey)
+    const blockRows = t.blocks.map((b) => [b.name, b.min, b.def, sequenceIndex(b.props), b.props.length])
+    const blockKey = JSON.stringify(blockRows)
+    if (!blockArrays.has(blockKey)) blockArrays.set(blockKey, { name: `blocks_${t.protocol}`, entries: blockRows })
+    t.blockArray = blockArrays.get(blockKey)
+  }
+
+  // Display metadata and item display modes (overrides.json).
+  const dm = overrides.display_metadata
+  const slotRow = (s) => {
+    let intDefault = 0
+    let floats = [0, 0, 0, 0]
+    switch (s.serializer) {
+      case 'byte': case 'int': intDefault = s.default; break
+      case 'block_state': intDefault = 0; break // air (checked to be state 0 in every version)
+      case 'float': floats = [s.default, 0, 0, 0]; break
+      case 'vector3': floats = [...s.default, 0]; break
+      case 'quaternion': floats = [...s.default]; break
+    }
+    return `{${s.index}, serializer::${SERIALIZER_ENUM[s.serializer]}, ${intDefault}, {${floats.map(cppFloat).join(', ')}}}, // ${s.name}`
+  }
+  const modeLists = new Map() // key -> { name, modes }
+  for (const t of tables) {
+    const modes = overrides.item_display_modes.modes.filter((m) => t.protocol >= m.min_protocol).map((m) => m.name)
+    for (let i = 0; i < modes.length; ++i) {
+      if (overrides.item_display_modes.modes[i].name !== modes[i]) fail('item_display_modes: a mode is missing below a later one')
+    }
+    const key = modes.join(',')
+    if (!modeLists.has(key)) modeLists.set(key, { name: `item_display_modes_${t.protocol}`, modes })
+    t.modeList = modeLists.get(key)
+  }
+
+  // data.hpp: the declarations shared by the generated files and render/tables.cpp.
+  const decl = []
+  decl.push(HEADER(mcdInputs) + `#pragma once
+// The generated tables of render.md §1 (see render/tables/README.md).
+
+#include "render/tables.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace emote::render::generated {
+
+inline constexpr std::size_t version_count = ${tables.length};
+extern const std::array<const version_table*, version_count> all_versions;
+extern const std::string_view supported_protocols;
+
+extern const std::array<std::string_view, ${propertyValues.length}> property_values;
+extern const std::array<block_property, ${properties.length}> properties;
+extern const std::array<metadata_slot, ${dm.common.length}> display_metadata;
+${ENTITY_KINDS.map((k) => `extern const std::array<metadata_slot, ${dm[k].length}> ${k}_metadata;`).join('\n')}
+${[...modeLists.values()].map((m) => `extern const std::array<std::string_view, ${m.modes.length}> ${m.name};`).join('\n')}
+${[...itemArrays.values()].map((a) => `extern const std::array<item_entry, ${a.entries.length}> ${a.name};`).join('\n')}
+${[...blockArrays.values()].map((a) => `extern const std::array<block_entry, ${a.entries.length}> ${a.name};`).join('\n')}
+
+} // namespace emote::render::generated
+`)
+  files.set('data.hpp', decl.join(''))
+
+  const open = `#include "render/tables/generated/data.hpp"
+
+namespace emote::render::generated {
+`
+  const close = `
+} // namespace emote::render::generated
+`
+
+  // common.cpp: property pool, metadata slots, modes.
+  files.set('common.cpp', HEADER(mcdInputs) + open + `
+// Block property values: each distinct value list once (bool: true, false).
+constinit const std::array<std::string_view, ${propertyValues.length}> property_values{{
+${wrap(propertyValues.map(cppString))}
+}};
+
+// Block properties {name, first value, value count}: each distinct property sequence once.
+constinit const std::array<block_property, ${properties.length}> properties{{
+${wrap(properties.map(([n, f, c]) => `{${cppString(n)}, ${f}, ${c}}`))}
+}};
+
+// Display metadata (render.md §5.3; overrides.json display_metadata): {index, serializer, int
+// default, float default}.
+constinit const std::array<metadata_slot, ${dm.common.length}> display_metadata{{
+${dm.common.map((s) => '  ' + slotRow(s)).join('\n')}
+}};
+${ENTITY_KINDS.map((k) => `
+constinit const std::array<metadata_slot, ${dm[k].length}> ${k}_metadata{{
+${dm[k].map((s) => '  ' + slotRow(s)).join('\n')}
+}};`).join('\n')}
+
+// item_display modes by byte value (overrides.json item_display_modes).
+${[...modeLists.values()].map((m) => `constinit const std::array<std::string_view, ${m.modes.length}> ${m.name}{{
+${wrap(m.modes.map(cppString))}
+}};`).join('\n')}
+` + close)
+
+  for (const a of itemArrays.values()) {
+    files.set(`${a.name}.cpp`, HEADER(mcdInputs) + open + `
+// Items {name, registry id}, ascending name.
+constinit const std::array<item_entry, ${a.entries.length}> ${a.name}{{
+${wrap(a.entries.map(([n, id]) => `{${cppString(n)}, ${id}}`))}
+}};
+` + close)
+  }
+  for (const a of blockArrays.values()) {
+    files.set(`${a.name}.cpp`, HEADER(mcdInputs) + open + `
+// Blocks {name, min state, default state, first property, property count}, ascending name.
+constinit const std::array<block_entry, ${a.entries.length}> ${a.name}{{
+${wrap(a.entries.map(([n, min, def, fp, pc]) => `{${cppString(n)}, ${min}, ${def}, ${fp}, ${pc}}`))}
+}};
+` + close)
+  }
+
+  // versions.cpp: one version_table per protocol.
+  const arr = (xs) => `{{${xs.join(', ')}}}`
+  const versionDefs = tables.map((t) => `// ${t.minecraft}: minecraft-data ${t.minecraft}, protocol ${t.protocol}.
+constinit const version_table v${t.protocol}{
+  ${t.protocol},
+  ${cppString(t.minecraft)},
+  ${arr(t.packetIds.map((id) => id < 0 ? '-1' : '0x' + id.toString(16).padStart(2, '0')))}, // ${PACKET_KINDS.join(', ')}
+  ${arr(t.entityTypes)}, // ${ENTITY_KINDS.join(', ')}
+  ${arr(t.serializerIds)}, // ${SERIALIZERS.join(', ')}
+  ${arr(t.componentIds)}, // ${COMPONENTS.join(', ')}
+  spawn_layout::${t.spawn},
+  move_layout::${t.move},
+  profile_layout::${t.profile},
+  custom_model_data_layout::${t.customModelData},
+  dyed_color_layout::${t.dyedColor},
+  ${t.textShadowColor},
+  ${t.itemArray.name},
+  ${t.blockArray.name},
+  properties,
+  property_values,
+  display_metadata,
+  {${ENTITY_KINDS.map((k) => `${k}_metadata`).join(', ')}},
+  ${t.modeList.name},
+};`)
+  files.set('versions.cpp', HEADER(mcdInputs) + open + `
+namespace {
+
+${versionDefs.join('\n\n')}
+
+} // namespace
+
+constinit const std::array<const version_table*, version_count> all_versions{{
+${wrap(tables.map((t) => `&v${t.protocol}`))}
+}};
+
+constinit const std::string_view supported_protocols{"${tables.map((t) => t.protocol).join(', ')}"};
+` + close)
+
+  // Write: replace the folder's generated files, keep nothing stale.
+  fs.mkdirSync(outDir, { recursive: true })
+  for (const f of fs.readdirSync(outDir)) {
+    if (/\.(cpp|hpp)$/.test(f) && !files.has(f)) fs.unlinkSync(path.join(outDir, f))
+  }
+  let total = 0
+  for (const [name, text] of [...files.entries()].sort((a, b) => compare(a[0], b[0]))) {
+    fs.writeFileSync(path.join(outDir, name), text)
+    total += Buffer.byteLength(text)
+  }
+  console.log(`generate-tables: minecraft-data ${mcdPackage.version}, prismarine-block ${prismarineBlockVersion}; ` +
+    `${tables.length} versions, ${itemArrays.size} item lists, ${blockArrays.size} block lists, ` +
+    `${properties.length} properties, ${propertyValues.length} property values; ` +
+    `${files.size} files, ${total} bytes in ${path.relative(root, outDir)}/`)
+}
+
+try {
+  generate()
+} catch (e) {
+  console.error(`generate-tables: ${e.message}`)
+  process.exit(1)
+}
