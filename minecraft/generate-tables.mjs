@@ -2,6 +2,7 @@
 // renders with, from minecraft-data 3.119.0 and the hand-written render/tables/overrides.json.
 //
 //   cd minecraft && npm ci && node generate-tables.mjs     (or: scripts/regen-tables)
+//   node generate-tables.mjs --check    only compares: exits 1 when the committed files differ
 //
 // Every layout the C++ side encodes (render/tables.hpp) is checked against the version's
 // protocol.json field lists; an unknown shape stops the generator with an error instead of
@@ -476,7 +477,7 @@ function wrap (parts, indent = '  ', width = 100) {
   return lines.join('\n')
 }
 
-function generate () {
+function generate (check) {
   if (mcdPackage.version !== EXPECTED_MCD) fail(`minecraft-data ${mcdPackage.version} installed, ${EXPECTED_MCD} expected (npm ci in minecraft/)`)
   const overrides = readOverrides()
   const tables = VERSIONS.map(([protocol, mc, aliases = []]) => readVersion(protocol, mc, aliases, overrides))
@@ -663,25 +664,40 @@ ${wrap(tables.map((t) => `&v${t.protocol}`))}
 constinit const std::string_view supported_protocols{"${tables.map((t) => t.protocol).join(', ')}"};
 ` + close)
 
-  // Write: replace the folder's generated files, keep nothing stale.
-  fs.mkdirSync(outDir, { recursive: true })
-  for (const f of fs.readdirSync(outDir)) {
-    if (/\.(cpp|hpp)$/.test(f) && !files.has(f)) fs.unlinkSync(path.join(outDir, f))
-  }
-  let total = 0
-  for (const [name, text] of [...files.entries()].sort((a, b) => compare(a[0], b[0]))) {
-    fs.writeFileSync(path.join(outDir, name), text)
-    total += Buffer.byteLength(text)
+  const names = [...files.keys()].sort(compare)
+  const total = names.reduce((n, name) => n + Buffer.byteLength(files.get(name)), 0)
+  if (check) {
+    // --check: the committed files must be exactly what this run generates.
+    const present = fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => /\.(cpp|hpp)$/.test(f)) : []
+    const stale = []
+    for (const name of names) {
+      const file = path.join(outDir, name)
+      if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== files.get(name)) stale.push(name)
+    }
+    for (const f of present) if (!files.has(f)) stale.push(f)
+    if (stale.length > 0) fail(`out of date in ${path.relative(root, outDir)}/: ${stale.sort(compare).join(', ')} (run scripts/regen-tables)`)
+  } else {
+    // Write: replace the folder's generated files, keep nothing stale.
+    fs.mkdirSync(outDir, { recursive: true })
+    for (const f of fs.readdirSync(outDir)) {
+      if (/\.(cpp|hpp)$/.test(f) && !files.has(f)) fs.unlinkSync(path.join(outDir, f))
+    }
+    for (const name of names) fs.writeFileSync(path.join(outDir, name), files.get(name))
   }
   console.log(`generate-tables: minecraft-data ${mcdPackage.version}, prismarine-block ${prismarineBlockVersion}; ` +
     `${tables.length} versions, ${itemArrays.size} item lists, ${blockArrays.size} block lists, ` +
     `${properties.length} properties, ${propertyValues.length} property values, ` +
     `${tables.reduce((n, t) => n + t.statesChecked, 0)} block states checked with prismarine-block; ` +
-    `${files.size} files, ${total} bytes in ${path.relative(root, outDir)}/`)
+    `${files.size} files, ${total} bytes ${check ? 'up to date' : 'written'} in ${path.relative(root, outDir)}/`)
 }
 
+const args = process.argv.slice(2)
+if (args.some((a) => a !== '--check')) {
+  console.error('usage: node generate-tables.mjs [--check]')
+  process.exit(2)
+}
 try {
-  generate()
+  generate(args.includes('--check'))
 } catch (e) {
   console.error(`generate-tables: ${e.message}`)
   process.exit(1)
