@@ -283,7 +283,11 @@ function textNbt (v, text) {
   if (text === '') return nbtString('')
   const json = JSON.parse(text)
   if (typeof json === 'string') return nbtString(json)
-  return { type: 'compound', name: '', value: textCompound(v, json) }
+  const compound = textCompound(v, json)
+  // A plain literal with no style and no siblings is a string tag.
+  const keys = Object.keys(compound)
+  if (keys.length === 1 && keys[0] === 'text') return compound.text
+  return { type: 'compound', name: '', value: compound }
 }
 
 // ---- packets ----------------------------------------------------------------------------------
