@@ -10,9 +10,9 @@
 // writes only the elements of its first element's type. The writer walks the tree with its own
 // stack, so no nesting depth can overflow the call stack.
 
-#include "render/nbt_network.hpp"
 #include "engine/core/utf8.hpp"
 #include "render/content.hpp"
+#include "render/content_detail.hpp"
 
 #include <limits>
 #include <vector>

@@ -24,7 +24,7 @@
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
 #include "render/content.hpp"
-#include "render/nbt_network.hpp"
+#include "render/content_detail.hpp"
 
 #include <algorithm>
 #include <array>
@@ -37,7 +37,6 @@ namespace {
 constexpr int max_depth = 128;
 constexpr std::size_t max_components = 4096;
 constexpr std::size_t max_text_bytes = 262144;
-constexpr std::size_t max_warnings = 32;
 
 // Content types in vanilla's matching order: the `type` name and the key that selects it.
 struct content_type {
@@ -84,19 +83,6 @@ constexpr std::array<std::string_view, 16> named_colors = {
     "black", "dark_blue",    "dark_green", "dark_aqua", "dark_red", "dark_purple",
     "gold",  "gray",         "dark_gray",  "blue",      "green",    "aqua",
     "red",   "light_purple", "yellow",     "white"};
-
-// A name for a warning: keys and values may be anything, messages stay short.
-std::string short_text(std::string_view s) {
-  constexpr std::size_t limit = 48;
-  if (s.size() <= limit) {
-    return std::string(s);
-  }
-  std::size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) {
-    --cut;
-  }
-  return std::string(s.substr(0, cut)) + "...";
-}
 
 std::string_view view(const rapidjson::Value& v) {
   return {v.GetString(), v.GetStringLength()};
@@ -203,22 +189,9 @@ core::nbt_tag list_tag() {
 
 class converter {
 public:
-  converter(const version_table& v, warnings& warn) : v_(v), warn_(warn) {}
+  converter(const version_table& v, detail::warning_sink& warn) : v_(v), warn_(warn) {}
 
-  void warning(std::string message) {
-    for (const auto& m : given_) {
-      if (m == message) {
-        return;
-      }
-    }
-    if (given_.size() == max_warnings) {
-      message = "further text warnings left out";
-    } else if (given_.size() > max_warnings) {
-      return;
-    }
-    given_.push_back(message);
-    warn_.push_back(std::move(message));
-  }
+  void warning(std::string message) { warn_(std::move(message)); }
 
   /// The component `j` as a compound into `out`; false when it is cut (depth or budget).
   bool component(const rapidjson::Value& j, int depth, core::nbt_compound& out) {
@@ -330,7 +303,9 @@ private:
           }
         }
       }
-      warning("text type " + (type->IsString() ? short_text(view(*type)) : json::to_json(*type)) +
+      warning("text type " +
+              (type->IsString() ? detail::short_text(view(*type))
+                                : detail::short_text(json::to_json(*type))) +
               " unknown");
     }
     for (std::size_t i = 0; i < content_types.size(); ++i) {
@@ -419,7 +394,8 @@ private:
         out.entries.push_back({"color", string_tag(take(*c))});
       } else {
         warning("text color " +
-                (color->IsString() ? short_text(view(*color)) : json::to_json(*color)) +
+                (color->IsString() ? detail::short_text(view(*color))
+                                   : detail::short_text(json::to_json(*color))) +
                 " invalid, dropped");
       }
     }
@@ -464,7 +440,7 @@ private:
       if (type && content_key(*type, k) && (*type > 2 || k != "fallback")) {
         continue; // the content's own keys (an unsupported content was warned about whole)
       }
-      warning("text key " + short_text(k) + " dropped");
+      warning("text key " + detail::short_text(k) + " dropped");
     }
     return true;
   }
@@ -493,8 +469,7 @@ private:
   }
 
   const version_table& v_;
-  warnings& warn_;
-  std::vector<std::string> given_;
+  detail::warning_sink& warn_;
   std::size_t components_ = 0;
   std::size_t bytes_ = 0;
 };
@@ -522,7 +497,8 @@ void write_text_component(byte_writer& w, const version_table& v, std::string_vi
     write_empty_text(w);
     return;
   }
-  converter c(v, warn);
+  detail::warning_sink sink(warn);
+  converter c(v, sink);
   core::nbt_tag root;
   root.type = core::nbt_type::compound_tag;
   if (!c.component(doc, 0, root.compound)) {

@@ -5,7 +5,7 @@
 // no root name) and minecraft-data 3.119.0's protocol.json (Slot, SlotComponent).
 
 #include "render/content.hpp"
-#include "render/nbt_network.hpp"
+#include "render/content_detail.hpp"
 
 #include <doctest/doctest.h>
 
@@ -48,8 +48,14 @@ std::string hex(std::string_view s) {
   return out;
 }
 
+// Each side is evaluated once (the message must not re-run an encode that itself checks).
 #define CHECK_BYTES(actual, expected)                                                              \
-  CHECK_MESSAGE((actual) == (expected), hex(actual) << "\n  expected\n" << hex(expected))
+  do {                                                                                             \
+    const std::string check_actual_ = (actual);                                                    \
+    const std::string check_expected_ = (expected);                                                \
+    CHECK_MESSAGE(check_actual_ == check_expected_, hex(check_actual_) << "\n  expected\n"         \
+                                                                       << hex(check_expected_));   \
+  } while (false)
 
 core::nbt_tag tag_of(std::string_view snbt_value) {
   auto r = core::parse_compound_snbt("{v:" + std::string(snbt_value) + "}");
@@ -480,4 +486,453 @@ TEST_CASE("profile names (render.md §5.4, K26)") {
   CHECK_FALSE(valid_profile_name("0f8a1b2c-3d4e-4f5a-8b6c-7d8e9f0a1b2c"));
   CHECK_FALSE(valid_profile_name("na me"));
   CHECK_FALSE(valid_profile_name("n\xC3\xA9"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item stacks and block states against hand-made tables. The ids are minecraft-data 3.119.0's:
+// 1.21.4 (769) items stone 1, player_head 1156, leather_helmet 887, diamond_sword 869; component
+// type ids item_model 7, enchantments 10, custom_model_data 14, enchantment_glint_override 19,
+// dyed_color 34, profile 57. 1.21.1 (767): player_head 1105, leather_helmet 856, diamond_sword
+// 838; custom_model_data 13, enchantment_glint_override 18, dyed_color 24, profile 47, no
+// item_model. 26.1 (775): player_head 1236, leather_helmet 955, diamond_sword 937; item_model 10,
+// enchantments 13, custom_model_data 17, enchantment_glint_override 21, dyed_color 44, profile 70.
+// Blocks: stone min = default = 1; oak_stairs (1.21.4) min 2929, default 2940, properties facing
+// [north south west east], half [top bottom], shape [straight inner_left inner_right outer_left
+// outer_right], waterlogged [true false].
+
+namespace {
+
+constexpr item_entry items_767[] = {
+    {"diamond_sword", 838}, {"leather_helmet", 856}, {"player_head", 1105}, {"stone", 1}};
+constexpr item_entry items_769[] = {
+    {"diamond_sword", 869}, {"leather_helmet", 887}, {"player_head", 1156}, {"stone", 1}};
+constexpr item_entry items_775[] = {
+    {"diamond_sword", 937}, {"leather_helmet", 955}, {"player_head", 1236}, {"stone", 1}};
+constexpr std::string_view stair_values[] = {
+    "north",      "south",       "west",       "east",        "top",  "bottom", "straight",
+    "inner_left", "inner_right", "outer_left", "outer_right", "true", "false"};
+constexpr block_property stair_properties[] = {
+    {"facing", 0, 4}, {"half", 4, 2}, {"shape", 6, 5}, {"waterlogged", 11, 2}};
+constexpr block_entry blocks_769[] = {
+    {"air", 0, 0, 0, 0}, {"oak_stairs", 2929, 2940, 0, 4}, {"stone", 1, 1, 0, 0}};
+
+// profile, item_model, custom_model_data, dyed_color, enchantment_glint_override, enchantments.
+version_table table_767() {
+  version_table v = text_table(767);
+  v.component_ids = {47, -1, 13, 24, 18, 9};
+  v.profile = profile_layout::game_profile;
+  v.custom_model_data = custom_model_data_layout::varint;
+  v.dyed_color = dyed_color_layout::with_tooltip;
+  v.items = items_767;
+  return v;
+}
+version_table table_768() {
+  version_table v = text_table(768);
+  v.component_ids = {57, 7, 14, 34, 19, 10};
+  v.profile = profile_layout::game_profile;
+  v.custom_model_data = custom_model_data_layout::dropped;
+  v.dyed_color = dyed_color_layout::with_tooltip;
+  v.items = items_769; // (1.21.3's ids differ; only the layout matters where this is used)
+  return v;
+}
+version_table table_769() {
+  version_table v = text_table(769);
+  v.component_ids = {57, 7, 14, 34, 19, 10};
+  v.profile = profile_layout::game_profile;
+  v.custom_model_data = custom_model_data_layout::lists;
+  v.dyed_color = dyed_color_layout::with_tooltip;
+  v.items = items_769;
+  v.blocks = blocks_769;
+  v.properties = stair_properties;
+  v.property_values = stair_values;
+  return v;
+}
+version_table table_775() {
+  version_table v = text_table(775);
+  v.component_ids = {70, 10, 17, 44, 21, 13};
+  v.profile = profile_layout::resolvable_partial;
+  v.custom_model_data = custom_model_data_layout::lists;
+  v.dyed_color = dyed_color_layout::plain;
+  v.items = items_775;
+  return v;
+}
+
+std::string stack(const version_table& v, std::string_view snbt, warnings& warn,
+                  const skin_profile* skin = nullptr) {
+  std::string out;
+  byte_writer w(out);
+  write_item_stack(w, v, snbt, skin, warn);
+  return out;
+}
+
+std::string stack(const version_table& v, std::string_view snbt,
+                  const skin_profile* skin = nullptr) {
+  warnings warn;
+  auto out = stack(v, snbt, warn, skin);
+  CHECK_MESSAGE(warn.empty(), snbt << ": " << (warn.empty() ? "" : warn.front()));
+  return out;
+}
+
+// A varint of values below 2^14 (the test ids).
+bytes& varint(bytes& b, unsigned v) {
+  if (v >= 0x80) {
+    return b.u8(0x80 | (v & 0x7F)).u8(v >> 7);
+  }
+  return b.u8(v);
+}
+bytes slot_head(unsigned count, unsigned item, unsigned added) {
+  bytes b;
+  varint(b, count);
+  varint(b, item);
+  varint(b, added);
+  return std::move(b.u8(0)); // removed components: 0
+}
+/// A protocol string: varint length, UTF-8 (test strings are below 128 bytes).
+bytes& pstr(bytes& b, std::string_view s) {
+  return b.u8(static_cast<unsigned>(s.size())).raw(s);
+}
+
+} // namespace
+
+TEST_CASE("item stacks: the Slot layout (render.md §5.4)") {
+  const auto v = table_769();
+  // Empty text and count <= 0: count 0 only.
+  CHECK_BYTES(stack(v, ""), std::string(1, '\0'));
+  CHECK_BYTES(stack(v, "{id:\"minecraft:stone\",count:0}"), std::string(1, '\0'));
+  CHECK_BYTES(stack(v, "{id:\"stone\",count:-3}"), std::string(1, '\0'));
+  // count, item id (1156 = 0x84 0x09 as a varint), 0 added, 0 removed.
+  CHECK_BYTES(stack(v, "{id:\"minecraft:player_head\"}"), slot_head(1, 1156, 0).b);
+  CHECK_BYTES(stack(v, "{id:\"minecraft:player_head\",count:5b}"), slot_head(5, 1156, 0).b);
+  CHECK_BYTES(stack(v, "{id:\"stone\",count:2L}"), slot_head(2, 1, 0).b);
+  CHECK(slot_head(1, 1156, 0).b == std::string("\x01\x84\x09\x00\x00", 5));
+}
+
+TEST_CASE("item stacks: enchantments become the glint override (render.md §5.4, K21)") {
+  const auto v = table_769();
+  // K21: {sharpness:5} on 769: glint override (19) true, no enchantments component (10).
+  auto expected = slot_head(1, 869, 1);
+  varint(expected, 19).u8(1);
+  CHECK_BYTES(
+      stack(
+          v,
+          R"({id:"minecraft:diamond_sword",components:{"minecraft:enchantments":{"minecraft:sharpness":5}}})"),
+      expected.b);
+  // The stack's own override wins.
+  auto off = slot_head(1, 869, 1);
+  varint(off, 19).u8(0);
+  CHECK_BYTES(
+      stack(
+          v,
+          R"({id:"diamond_sword",components:{enchantments:{sharpness:5},enchantment_glint_override:false}})"),
+      off.b);
+  // No enchantments: nothing.
+  CHECK_BYTES(stack(v, R"({id:"diamond_sword",components:{"minecraft:enchantments":{}}})"),
+              slot_head(1, 869, 0).b);
+  // On 775 the glint override is type 21.
+  auto on775 = slot_head(1, 937, 1);
+  varint(on775, 21).u8(1);
+  CHECK_BYTES(stack(table_775(), R"({id:"diamond_sword",components:{enchantments:{sharpness:1}}})"),
+              on775.b);
+}
+
+TEST_CASE("item stacks: components in ascending type id (render.md §5.4)") {
+  const auto v = table_769();
+  // item_model 7 (string), custom_model_data 14 (lists), glint 19 (bool), dyed_color 34
+  // (i32 + show_in_tooltip true on 769), whatever order the SNBT has.
+  auto expected = slot_head(1, 887, 4);
+  pstr(varint(expected, 7), "minecraft:custom/hat");
+  varint(expected, 14)
+      .u8(2)
+      .i32(0x3F800000) // 1.0f
+      .i32(0x40000000) // 2.0f
+      .u8(1)
+      .u8(1) // flags [true]
+      .u8(1);
+  pstr(expected, "a");
+  expected.u8(1).i32(0xFF0000); // colors [16711680]
+  varint(expected, 19).u8(1);
+  varint(expected, 34).i32(0x00FF00).u8(1);
+  CHECK_BYTES(
+      stack(
+          v,
+          R"({id:"leather_helmet",components:{"minecraft:dyed_color":65280,enchantment_glint_override:1b,"minecraft:custom_model_data":{floats:[1.0f,2.0f],flags:[true],strings:["a"],colors:[I;16711680]},item_model:"custom/hat"}})"),
+      expected.b);
+  // 775: dyed_color (44) is the plain i32; item_model 10.
+  auto plain = slot_head(1, 955, 2);
+  pstr(varint(plain, 10), "minecraft:x");
+  varint(plain, 44).i32(0x123456);
+  CHECK_BYTES(
+      stack(table_775(), R"({id:"leather_helmet",components:{dyed_color:1193046,item_model:"x"}})"),
+      plain.b);
+}
+
+TEST_CASE("item stacks: custom_model_data per version (render.md §5.4)") {
+  // 767: a varint, (int) floats[0].
+  auto v767 = slot_head(1, 838, 1);
+  varint(v767, 13).u8(7);
+  CHECK_BYTES(
+      stack(table_767(), R"({id:"diamond_sword",components:{custom_model_data:{floats:[7.9f]}}})"),
+      v767.b);
+  warnings warn;
+  CHECK_BYTES(stack(table_767(),
+                    R"({id:"diamond_sword",components:{custom_model_data:{strings:["a"]}}})", warn),
+              slot_head(1, 838, 0).b);
+  CHECK(has_warning(warn, "custom_model_data"));
+  // 768: dropped with a warning.
+  warn.clear();
+  CHECK_BYTES(stack(table_768(),
+                    R"({id:"diamond_sword",components:{custom_model_data:{floats:[1.0f]}}})", warn),
+              slot_head(1, 869, 0).b);
+  CHECK(has_warning(warn, "custom_model_data"));
+  // 769: empty lists when absent.
+  auto empty_lists = slot_head(1, 869, 1);
+  varint(empty_lists, 14).u8(0).u8(0).u8(0).u8(0);
+  CHECK_BYTES(stack(table_769(), R"({id:"diamond_sword",components:{custom_model_data:{}}})"),
+              empty_lists.b);
+}
+
+TEST_CASE("item stacks: a component the version lacks, or an unsupported one, is dropped") {
+  warnings warn;
+  CHECK_BYTES(stack(table_767(), R"({id:"diamond_sword",components:{item_model:"x"}})", warn),
+              slot_head(1, 838, 0).b);
+  CHECK(has_warning(warn, "minecraft:item_model"));
+  warn.clear();
+  CHECK_BYTES(
+      stack(
+          table_769(),
+          R"({id:"diamond_sword",components:{"minecraft:lore":["a"],"!minecraft:damage":{},"mod:thing":1,damage:3}})",
+          warn),
+      slot_head(1, 869, 0).b);
+  CHECK(has_warning(warn, "minecraft:lore"));
+  CHECK(has_warning(warn, "!minecraft:damage"));
+  CHECK(has_warning(warn, "mod:thing"));
+  CHECK(has_warning(warn, "minecraft:damage"));
+}
+
+TEST_CASE("item stacks: profiles (render.md §5.4, K26)") {
+  const api::uuid id = {0x0f, 0x8a, 1, 2, 3, 4, 0x45, 6, 0x87, 8, 9, 10, 11, 12, 13, 14};
+  const api::skin_texture tex{"dGV4", std::string("c2ln")};
+  // 769 (game profile): option name, option uuid, properties [{textures, value, signature}].
+  skin_profile skin{&tex, &id, "Alex_1"};
+  auto expected = slot_head(1, 1156, 1);
+  varint(expected, 57).u8(1);
+  pstr(expected, "Alex_1").u8(1).raw(std::string(reinterpret_cast<const char*>(id.data()), 16));
+  expected.u8(1);
+  pstr(expected, "textures");
+  pstr(expected, "dGV4").u8(1);
+  pstr(expected, "c2ln");
+  CHECK_BYTES(stack(table_769(), R"({id:"player_head"})", &skin), expected.b);
+  // K26: a 36-character UUID-like name is not put in the profile (with a warning).
+  skin_profile uuid_named{&tex, &id, "0f8a0102-0304-4506-8708-090a0b0c0d0e"};
+  auto unnamed = slot_head(1, 1156, 1);
+  varint(unnamed, 57).u8(0).u8(1).raw(std::string(reinterpret_cast<const char*>(id.data()), 16));
+  unnamed.u8(1);
+  pstr(unnamed, "textures");
+  pstr(unnamed, "dGV4").u8(1);
+  pstr(unnamed, "c2ln");
+  warnings warn;
+  CHECK_BYTES(stack(table_769(), R"({id:"player_head"})", warn, &uuid_named), unnamed.b);
+  CHECK(has_warning(warn, "not a valid player name"));
+  // 775 (resolvable profile): 0 = partial, the same fields, then four absent skin patch options.
+  auto partial = slot_head(1, 1236, 1);
+  varint(partial, 70).u8(0).u8(1);
+  pstr(partial, "Alex_1").u8(1).raw(std::string(reinterpret_cast<const char*>(id.data()), 16));
+  partial.u8(1);
+  pstr(partial, "textures");
+  pstr(partial, "dGV4").u8(1);
+  pstr(partial, "c2ln").u8(0).u8(0).u8(0).u8(0);
+  CHECK_BYTES(stack(table_775(), R"({id:"player_head"})", &skin), partial.b);
+  // The skin replaces the stack's own profile.
+  CHECK_BYTES(stack(table_775(), R"({id:"player_head",components:{profile:"Notch"}})", &skin),
+              partial.b);
+  // The stack's own profile: a name; {name, id, properties}.
+  auto notch = slot_head(1, 1156, 1);
+  varint(notch, 57).u8(1);
+  pstr(notch, "Notch").u8(0).u8(0);
+  CHECK_BYTES(stack(table_769(), R"({id:"player_head",components:{"minecraft:profile":"Notch"}})"),
+              notch.b);
+  auto full = slot_head(1, 1156, 1);
+  varint(full, 57).u8(0).u8(1).i32(1).i32(2).i32(3).i32(0xFFFFFFFF).u8(1);
+  pstr(full, "textures");
+  pstr(full, "v").u8(0);
+  CHECK_BYTES(
+      stack(
+          table_769(),
+          R"({id:"player_head",components:{profile:{id:[I;1,2,3,-1],properties:[{name:"textures",value:"v"}]}}})"),
+      full.b);
+  // Nothing usable: the component is dropped with a warning.
+  warn.clear();
+  skin_profile nobody{nullptr, nullptr, "not valid!"};
+  CHECK_BYTES(stack(table_769(), R"({id:"player_head"})", warn, &nobody), slot_head(1, 1156, 0).b);
+  CHECK(has_warning(warn, "minecraft:profile"));
+  warn.clear();
+  CHECK_BYTES(stack(table_775(), R"({id:"player_head",components:{profile:{texture:"x"}}})", warn),
+              slot_head(1, 1236, 0).b);
+  CHECK(has_warning(warn, "skin patch texture"));
+}
+
+TEST_CASE("item stacks: hostile input gives an empty stack and a warning") {
+  const auto v = table_769();
+  for (const auto* bad : {"{", "not snbt", "{id:3}", "{count:1}", "{id:\"Bad Id\"}",
+                          "{id:\"minecraft:nope\"}", "{id:\"mod:stone\"}"}) {
+    warnings warn;
+    CHECK_BYTES(stack(v, bad, warn), std::string(1, '\0'));
+    CHECK_MESSAGE(warn.size() == 1, bad);
+  }
+  warnings warn;
+  stack(v, "{id:\"minecraft:nope\"}", warn);
+  CHECK(has_warning(warn, "unknown item minecraft:nope"));
+  // Ill-formed UTF-8 in a string is replaced; an over-long one is dropped.
+  warn.clear();
+  CHECK_BYTES(stack(v, "{id:\"stone\",components:{item_model:\"a\xFF\"}}", warn),
+              slot_head(1, 1, 0).b);
+  CHECK(has_warning(warn, "item_model"));
+  warn.clear();
+  const std::string long_model =
+      "{id:\"stone\",components:{item_model:\"" + std::string(40000, 'a') + "\"}}";
+  CHECK_BYTES(stack(v, long_model, warn), slot_head(1, 1, 0).b);
+  CHECK(has_warning(warn, "32767"));
+  // Very many components: the warnings stay bounded.
+  warn.clear();
+  std::string many = "{id:\"stone\",components:{";
+  for (int i = 0; i < 10000; ++i) {
+    many += (i == 0 ? "" : ",") + std::string("c") + std::to_string(i) + ":1";
+  }
+  many += "}}";
+  CHECK_BYTES(stack(v, many, warn), slot_head(1, 1, 0).b);
+  CHECK(warn.size() == detail::warning_sink::limit + 1);
+}
+
+TEST_CASE("block states (render.md §5.4)") {
+  const auto v = table_769();
+  warnings warn;
+  CHECK(block_state_id(v, "{Name:\"minecraft:stone\"}", warn) == 1);
+  CHECK(block_state_id(v, "{Name:\"stone\"}", warn) == 1);
+  // All defaults: 2940. facing east (3), half top (0), shape outer_left (3), waterlogged true (0):
+  // 2929 + ((3 * 2 + 0) * 5 + 3) * 2 + 0 = 2995.
+  CHECK(block_state_id(v, "{Name:\"minecraft:oak_stairs\"}", warn) == 2940);
+  CHECK(
+      block_state_id(
+          v,
+          R"({Name:"oak_stairs",Properties:{facing:"east",half:"top",shape:"outer_left",waterlogged:"true"}})",
+          warn) == 2995);
+  // Missing properties take the default's digits (half bottom, shape straight, not waterlogged).
+  CHECK(block_state_id(v, R"({Name:"oak_stairs",Properties:{facing:"west"}})", warn) ==
+        2929 + ((2 * 2 + 1) * 5 + 0) * 2 + 1);
+  CHECK(warn.empty());
+  // Unknown block, value, namespace; bad SNBT: air with a warning.
+  for (const auto* bad : {"{Name:\"minecraft:nope\"}", "{Name:\"mod:stone\"}",
+                          R"({Name:"oak_stairs",Properties:{facing:"up"}})", "{", "{Name:1}",
+                          R"({Name:"oak_stairs",Properties:{facing:1}})"}) {
+    warnings w;
+    CHECK_MESSAGE(block_state_id(v, bad, w) == 0, bad);
+    CHECK_MESSAGE(w.size() == 1, bad);
+  }
+  // An unknown property is ignored, with a warning.
+  warn.clear();
+  CHECK(block_state_id(v, R"({Name:"oak_stairs",Properties:{color:"red"}})", warn) == 2940);
+  CHECK(warn.size() == 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Against the generated tables (ids as listed above, from minecraft-data 3.119.0).
+
+namespace {
+
+const version_table& real(std::int32_t protocol) {
+  const auto* v = find_version(protocol);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+} // namespace
+
+TEST_CASE("block states on the real tables (render.md §10 K11)") {
+  REQUIRE(!versions().empty());
+  for (const auto* v : versions()) {
+    warnings warn;
+    CHECK_MESSAGE(block_state_id(*v, "{Name:\"minecraft:stone\"}", warn) == 1, v->protocol);
+    CHECK(warn.empty());
+    CHECK(block_state_id(*v, "{Name:\"minecraft:air\"}", warn) == 0);
+  }
+  warnings warn;
+  CHECK(block_state_id(real(769), "{Name:\"minecraft:oak_stairs\"}", warn) == 2940);
+  CHECK(
+      block_state_id(
+          real(769),
+          R"({Name:"oak_stairs",Properties:{facing:"east",half:"top",shape:"outer_left",waterlogged:"true"}})",
+          warn) == 2995);
+  // 26.1: oak_stairs min 3907, default 3918.
+  CHECK(block_state_id(real(775), "{Name:\"oak_stairs\"}", warn) == 3918);
+  CHECK(
+      block_state_id(
+          real(775),
+          R"({Name:"oak_stairs",Properties:{facing:"north",half:"top",shape:"straight",waterlogged:"true"}})",
+          warn) == 3907);
+  CHECK(warn.empty());
+  CHECK(block_state_id(real(775), "{Name:\"minecraft:nope\"}", warn) == 0);
+  CHECK(has_warning(warn, "unknown block minecraft:nope"));
+}
+
+TEST_CASE("item stacks on the real tables (render.md §5.4, §10 K21)") {
+  // K21 on 769.
+  auto k21 = slot_head(1, 869, 1);
+  varint(k21, 19).u8(1);
+  CHECK_BYTES(
+      stack(
+          real(769),
+          R"({id:"minecraft:diamond_sword",count:1,components:{"minecraft:enchantments":{"minecraft:sharpness":5}}})"),
+      k21.b);
+  // 767: custom_model_data 13 as a varint; dyed_color 24 with show_in_tooltip.
+  auto v767 = slot_head(1, 856, 2);
+  varint(v767, 13).u8(3);
+  varint(v767, 24).i32(0xFF).u8(1);
+  CHECK_BYTES(
+      stack(
+          real(767),
+          R"({id:"leather_helmet",components:{dyed_color:255,custom_model_data:{floats:[3.0f]}}})"),
+      v767.b);
+  // 770: dyed_color 35 is the plain i32, the glint 18.
+  auto v770 = slot_head(1, 896, 2);
+  varint(v770, 18).u8(1);
+  varint(v770, 35).i32(0xFF);
+  CHECK_BYTES(
+      stack(real(770),
+            R"({id:"leather_helmet",components:{dyed_color:255,enchantments:{protection:1}}})"),
+      v770.b);
+  // Skin profiles: 772 game profile (61), 773 resolvable partial (61), 775 (70).
+  const api::skin_texture tex{"dA==", std::nullopt};
+  skin_profile skin{&tex, nullptr, ""};
+  const auto head772 = item_id(real(772), "player_head");
+  REQUIRE(head772.has_value());
+  auto v772 = slot_head(1, static_cast<unsigned>(*head772), 1);
+  varint(v772, 61).u8(0).u8(0).u8(1);
+  pstr(v772, "textures");
+  pstr(v772, "dA==").u8(0);
+  CHECK_BYTES(stack(real(772), "{id:\"player_head\"}", &skin), v772.b);
+  auto v773 = slot_head(1, 1231, 1);
+  varint(v773, 61).u8(0).u8(0).u8(0).u8(1);
+  pstr(v773, "textures");
+  pstr(v773, "dA==").u8(0).u8(0).u8(0).u8(0).u8(0);
+  CHECK_BYTES(stack(real(773), "{id:\"player_head\"}", &skin), v773.b);
+  auto v775 = slot_head(1, 1236, 1);
+  varint(v775, 70).u8(0).u8(0).u8(0).u8(1);
+  pstr(v775, "textures");
+  pstr(v775, "dA==").u8(0).u8(0).u8(0).u8(0).u8(0);
+  CHECK_BYTES(stack(real(775), "{id:\"player_head\"}", &skin), v775.b);
+  // 768: custom_model_data dropped with a warning; item_model (7) kept.
+  warnings warn;
+  auto v768 = slot_head(1, 1, 1);
+  pstr(varint(v768, 7), "minecraft:a");
+  CHECK_BYTES(stack(real(768),
+                    R"({id:"stone",components:{item_model:"a",custom_model_data:{floats:[1.0f]}}})",
+                    warn),
+              v768.b);
+  CHECK(has_warning(warn, "custom_model_data"));
+  // An unknown item on every version.
+  for (const auto* v : versions()) {
+    warnings w;
+    CHECK_BYTES(stack(*v, "{id:\"minecraft:nope\"}", w), std::string(1, '\0'));
+    CHECK(has_warning(w, "unknown item minecraft:nope"));
+  }
 }
