@@ -1,0 +1,273 @@
+#include "render/metadata.hpp"
+
+#include "engine/math/scalar.hpp"
+
+#include <bit>
+#include <cmath>
+#include <string_view>
+
+namespace emote::render {
+
+bool same_bits(const entry_value& a, const entry_value& b) noexcept {
+  if (a.i != b.i) {
+    return false;
+  }
+  for (std::size_t k = 0; k < a.f.size(); ++k) {
+    if (std::bit_cast<std::uint32_t>(a.f[k]) != std::bit_cast<std::uint32_t>(b.f[k])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+entity_kind to_entity_kind(api::display_kind k) noexcept {
+  switch (k) {
+  case api::display_kind::item:
+    return entity_kind::item_display;
+  case api::display_kind::block:
+    return entity_kind::block_display;
+  case api::display_kind::text:
+    return entity_kind::text_display;
+  }
+  return entity_kind::item_display;
+}
+
+const metadata_slot* find_slot(const version_table& v, entity_kind kind,
+                               std::uint8_t index) noexcept {
+  for (const metadata_slot& s : v.display_metadata) {
+    if (s.index == index) {
+      return &s;
+    }
+  }
+  for (const metadata_slot& s : v.kind_metadata[static_cast<std::size_t>(kind)]) {
+    if (s.index == index) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+const metadata_slot& flags_slot() noexcept {
+  // render.md §5.3: entity index 0, the shared flags byte, default 0.
+  static const metadata_slot s{mi::flags, serializer::byte, 0, {0, 0, 0, 0}};
+  return s;
+}
+
+entry_value default_value(const metadata_slot& s) noexcept {
+  entry_value e;
+  switch (s.kind) {
+  case serializer::float_:
+  case serializer::vector3:
+  case serializer::quaternion:
+    e.f = s.float_default;
+    break;
+  default:
+    e.i = s.int_default;
+    break;
+  }
+  return e;
+}
+
+display_values default_values(const version_table& v, entity_kind kind) {
+  display_values out{};
+  out[mi::flags] = default_value(flags_slot());
+  for (const metadata_slot& s : v.display_metadata) {
+    if (s.index < mi::count) {
+      out[s.index] = default_value(s);
+    }
+  }
+  for (const metadata_slot& s : v.kind_metadata[static_cast<std::size_t>(kind)]) {
+    if (s.index < mi::count) {
+      out[s.index] = default_value(s);
+    }
+  }
+  return out;
+}
+
+void set_transform(display_values& out, const api::transform_record& t) noexcept {
+  // render.md §5.3: translation 11, scale 12, left rotation 13, right rotation 14.
+  out[mi::translation].f = {t.translation[0], t.translation[1], t.translation[2], 0};
+  out[mi::scale].f = {t.scale[0], t.scale[1], t.scale[2], 0};
+  out[mi::left_rotation].f = t.left_rotation;
+  out[mi::right_rotation].f = t.right_rotation;
+}
+
+namespace {
+
+using core::nbt_tag;
+using core::nbt_type;
+
+bool numeric(const nbt_tag& t) noexcept {
+  switch (t.type) {
+  case nbt_type::byte_tag:
+  case nbt_type::short_tag:
+  case nbt_type::int_tag:
+  case nbt_type::long_tag:
+  case nbt_type::float_tag:
+  case nbt_type::double_tag:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool integral(const nbt_tag& t) noexcept {
+  return t.type == nbt_type::byte_tag || t.type == nbt_type::short_tag ||
+         t.type == nbt_type::int_tag || t.type == nbt_type::long_tag;
+}
+
+// Vanilla's NumericTag casts: an integer tag keeps its low 32 bits; a float or double tag is
+// Mth.floor'ed (Java's saturating conversion, NaN 0).
+std::int32_t as_int(const nbt_tag& t) noexcept {
+  if (integral(t)) {
+    return static_cast<std::int32_t>(
+        static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.integer)));
+  }
+  return math::java_d2i(std::floor(t.number));
+}
+
+std::int32_t as_byte(const nbt_tag& t) noexcept {
+  return static_cast<std::int8_t>(
+      static_cast<std::uint8_t>(static_cast<std::uint32_t>(as_int(t)) & 0xFFu));
+}
+
+float as_float(const nbt_tag& t) noexcept {
+  if (integral(t)) {
+    return static_cast<float>(t.integer);
+  }
+  return static_cast<float>(t.number);
+}
+
+struct reader {
+  display_values& out;
+  const version_table& v;
+  entity_kind kind;
+  std::vector<std::string>& warn;
+
+  void reset(std::uint8_t index) {
+    if (const metadata_slot* s = find_slot(v, kind, index)) {
+      out[index] = default_value(*s);
+    }
+  }
+  void bad(std::string_view key, std::string_view why) {
+    warn.push_back("NBT " + std::string(key) + " " + std::string(why) + "; the default is used");
+  }
+  /// A numeric value for `key`; nullptr (with a warning) when the tag is not a number.
+  const nbt_tag* number(std::string_view key, const nbt_tag& t) {
+    if (numeric(t)) {
+      return &t;
+    }
+    bad(key, "is not a number");
+    return nullptr;
+  }
+};
+
+constexpr std::array<std::string_view, 4> billboards{"fixed", "vertical", "horizontal", "center"};
+
+// Keys the animation drives (render.md §5.3), and item_display, which comes from the frame:
+// never entries of their own, and not worth a warning.
+constexpr std::array<std::string_view, 5> frame_keys{"transformation", "interpolation_duration",
+                                                     "start_interpolation", "teleport_duration",
+                                                     "item_display"};
+
+} // namespace
+
+void apply_nbt(display_values& out, const core::nbt_compound& effective, const version_table& v,
+               entity_kind kind, std::vector<std::string>& warn) {
+  reader r{out, v, kind, warn};
+  // Every NBT-derived entry starts at its default: a key absent from the effective NBT reverts.
+  out[mi::flags].i = 0;
+  for (std::uint8_t i = mi::billboard; i <= mi::glow_color; ++i) {
+    r.reset(i);
+  }
+  const bool text = kind == entity_kind::text_display;
+  std::int32_t style = 0;
+  if (text) {
+    for (std::uint8_t i = mi::line_width; i <= mi::text_style; ++i) {
+      r.reset(i);
+    }
+    style = out[mi::text_style].i;
+  }
+  auto set_style = [&](std::int32_t bit, bool on) { style = on ? (style | bit) : (style & ~bit); };
+
+  for (const core::nbt_entry& e : effective.entries) {
+    const std::string& k = e.key;
+    const nbt_tag& t = e.value;
+    if (k == "Glowing") {
+      if (const nbt_tag* n = r.number(k, t)) {
+        out[mi::flags].i = as_byte(*n) != 0 ? glowing_flag : 0;
+      }
+    } else if (k == "billboard") {
+      bool found = false;
+      if (t.type == nbt_type::string_tag) {
+        for (std::size_t b = 0; b < billboards.size(); ++b) {
+          if (t.string == billboards[b]) {
+            out[mi::billboard].i = static_cast<std::int32_t>(b);
+            found = true;
+          }
+        }
+      }
+      if (!found) {
+        r.bad(k, "is not one of fixed, vertical, horizontal, center");
+      }
+    } else if (k == "brightness") {
+      const nbt_tag* block = t.type == nbt_type::compound_tag ? t.compound.find("block") : nullptr;
+      const nbt_tag* sky = t.type == nbt_type::compound_tag ? t.compound.find("sky") : nullptr;
+      if (block && sky && numeric(*block) && numeric(*sky) && as_int(*block) >= 0 &&
+          as_int(*block) <= 15 && as_int(*sky) >= 0 && as_int(*sky) <= 15) {
+        out[mi::brightness].i = as_int(*block) << 4 | as_int(*sky) << 20;
+      } else {
+        r.bad(k, "is not {block, sky} with both in 0..15");
+      }
+    } else if (k == "view_range" || k == "shadow_radius" || k == "shadow_strength" ||
+               k == "width" || k == "height") {
+      const std::uint8_t index = k == "view_range"        ? mi::view_range
+                                 : k == "shadow_radius"   ? mi::shadow_radius
+                                 : k == "shadow_strength" ? mi::shadow_strength
+                                 : k == "width"           ? mi::width
+                                                          : mi::height;
+      if (const nbt_tag* n = r.number(k, t)) {
+        out[index].f = {as_float(*n), 0, 0, 0};
+      }
+    } else if (k == "glow_color_override") {
+      if (const nbt_tag* n = r.number(k, t)) {
+        out[mi::glow_color].i = as_int(*n);
+      }
+    } else if (text && (k == "line_width" || k == "background")) {
+      if (const nbt_tag* n = r.number(k, t)) {
+        out[k == "line_width" ? mi::line_width : mi::background].i = as_int(*n);
+      }
+    } else if (text && k == "text_opacity") {
+      if (const nbt_tag* n = r.number(k, t)) {
+        out[mi::text_opacity].i = as_byte(*n);
+      }
+    } else if (text && (k == "shadow" || k == "see_through" || k == "default_background")) {
+      if (const nbt_tag* n = r.number(k, t)) {
+        // render.md §5.3: shadow 0x01, see-through 0x02, default background 0x04.
+        set_style(k == "shadow" ? 0x01 : k == "see_through" ? 0x02 : 0x04, as_byte(*n) != 0);
+      }
+    } else if (text && k == "alignment") {
+      if (t.type == nbt_type::string_tag &&
+          (t.string == "center" || t.string == "left" || t.string == "right")) {
+        // align left 0x08, align right 0x10; center sets neither.
+        set_style(0x08, t.string == "left");
+        set_style(0x10, t.string == "right");
+      } else {
+        r.bad(k, "is not one of center, left, right");
+      }
+    } else {
+      bool frame_key = false;
+      for (std::string_view f : frame_keys) {
+        frame_key = frame_key || k == f;
+      }
+      if (!frame_key) {
+        warn.push_back("NBT key " + k + " is not rendered; it is ignored");
+      }
+    }
+  }
+  if (text) {
+    out[mi::text_style].i = style;
+  }
+}
+
+} // namespace emote::render

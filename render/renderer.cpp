@@ -1,0 +1,1281 @@
+#include "render/renderer.hpp"
+
+#include "engine/core/snbt.hpp"
+#include "render/content.hpp"
+#include "render/metadata.hpp"
+#include "render/packets.hpp"
+#include "render/tables.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+namespace emote::render {
+
+namespace {
+
+constexpr std::int64_t max_entity_id = std::numeric_limits<std::int32_t>::max();
+/// Distinct content encodings kept per version before the cache starts over.
+constexpr std::size_t content_cache_limit = 4096;
+
+/// One version's encoding of a display's real content (render.md §5.4).
+struct content_value {
+  bool ready = false;
+  std::string raw;        ///< item stack (Slot) or text component (network NBT)
+  std::int32_t state = 0; ///< block state id
+};
+
+/// Per display and version: the content, the item display mode, and the tracking pass's spawn
+/// bundle of this step (built once, shared by every viewer of that version).
+struct per_version {
+  content_value content;
+  bool mode_ready = false;
+  std::int32_t mode = 0;
+  bool nbt_warned = false;
+  std::uint64_t bundle_stamp = 0;
+  std::uint32_t spawn_begin = 0, spawn_size = 0, meta_begin = 0, meta_size = 0;
+};
+
+/// The profile a skin-bound head shows, captured when its content is shown (render.md §5.4).
+struct skin_capture {
+  std::optional<api::skin_texture> textures;
+  std::optional<api::uuid> uuid;
+  std::string name;
+};
+
+/// Dynamic bit set over viewer slots: T(E) of render.md §4.
+struct slot_set {
+  std::vector<std::uint64_t> words;
+  [[nodiscard]] bool has(std::uint32_t s) const noexcept {
+    const std::size_t w = s / 64;
+    return w < words.size() && ((words[w] >> (s % 64)) & 1U) != 0;
+  }
+  void set(std::uint32_t s) {
+    const std::size_t w = s / 64;
+    if (w >= words.size()) {
+      words.resize(w + 1, 0);
+    }
+    words[w] |= std::uint64_t{1} << (s % 64);
+  }
+  void reset(std::uint32_t s) noexcept {
+    const std::size_t w = s / 64;
+    if (w < words.size()) {
+      words[w] &= ~(std::uint64_t{1} << (s % 64));
+    }
+  }
+};
+
+struct display {
+  api::handle_id handle = 0;
+  api::session_id session = 0;
+  std::string node;
+  std::string emote; ///< for render.warning
+  api::display_kind kind = api::display_kind::item;
+  entity_kind ekind = entity_kind::item_display;
+  api::space space = api::space::scene;
+  std::int32_t entity_id = 0;
+  std::array<std::uint8_t, 16> uuid{};
+  std::string dimension;
+  std::int32_t dim = 0;
+  core::dvec3 pos;
+  float yaw = 0;
+  api::transform_record transform;
+  std::string item, item_display, block, text_json;
+  bool visible = false;
+  std::optional<api::skin_binding> skin;
+  skin_capture captured;
+  core::nbt_compound entity_nbt, nbt;
+  std::vector<std::string> entity_nbt_msgs; ///< entity_nbt parse problems
+  std::vector<std::string> nbt_warnings;    ///< every NBT problem of the current state
+  display_values values{};
+  std::uint32_t dirty = 0; ///< bit i: metadata index i changed this step
+  bool moved = false, turned = false, queued = false;
+  slot_set tracked;
+  std::vector<per_version> versions;
+};
+
+struct cached_content {
+  std::string raw;
+  std::int32_t state = 0;
+  std::vector<std::string> warnings;
+};
+
+struct session_info {
+  std::string emote, initiator, partner;
+};
+
+struct viewer {
+  std::string id;
+  std::uint64_t join_serial = 0, client_epoch = 0;
+  std::int32_t protocol = 0;
+  std::uint32_t slot = 0;
+  std::vector<std::string> hidden_seen; ///< hidden players within R_p already sent
+  bool resync = false;
+  bool seen = false;
+};
+
+/// A viewer as this step sees it.
+struct active {
+  viewer* v = nullptr;
+  std::uint32_t index = 0; ///< in step()'s players
+  const world::player_state* p = nullptr;
+  std::size_t ver = 0; ///< ordinal in versions()
+  std::int32_t dim = 0;
+  double r2 = 0, rp2 = 0;
+};
+
+struct hidden_state {
+  bool blank = false;
+};
+
+struct range_ref {
+  std::uint32_t begin = 0, size = 0;
+};
+
+void append_sized(std::string& key, std::string_view s) {
+  const auto n = static_cast<std::uint32_t>(s.size());
+  key.append(reinterpret_cast<const char*>(&n), sizeof n);
+  key.append(s);
+}
+
+} // namespace
+
+struct renderer::impl {
+  render_config cfg;
+  std::span<const version_table* const> vers;
+  const version_table* defaults = nullptr; ///< the table whose slot defaults seed new values
+
+  std::vector<std::unique_ptr<display>> live;                            ///< ascending handle
+  std::unordered_map<api::session_id, std::vector<display*>> by_session; ///< ascending handle
+  std::unordered_map<api::handle_id, std::uint32_t> spawn_counts;
+  std::unordered_map<api::session_id, session_info> sessions;
+  std::unordered_map<std::string, viewer> viewers;
+  std::vector<std::uint32_t> free_slots;
+  std::uint32_t next_slot = 0;
+  std::unordered_map<std::string, std::int32_t> dimensions;
+  std::unordered_map<std::string, hidden_state> hidden;
+  std::unordered_set<std::string> warned;
+  std::vector<std::unordered_map<std::string, cached_content>> content_cache;
+  std::vector<std::string> empty_item, empty_text; ///< per version
+  std::unordered_set<std::string> resync_ids;
+  bool resync_everyone = false;
+
+  // Per step
+  std::uint64_t stamp = 0;
+  render_output* out = nullptr;
+  std::span<const world::player_state* const> players;
+  std::vector<active> act;            ///< viewers in join order
+  std::vector<bool> protocol_present; ///< per version: some viewer uses it
+  std::unordered_map<std::string_view, std::uint32_t> player_index;
+  std::vector<range_ref> last_to;   ///< per version: the last recipients range
+  std::vector<range_ref> delimiter; ///< per version: this step's bundle_delimiter bytes
+  std::vector<std::uint64_t> delimiter_stamp;
+  std::vector<std::uint32_t> scratch_to;
+  std::vector<const active*> audience;
+  std::vector<metadata_entry> entries;
+  api::session_id group = 0;
+  bool in_group = false;
+  std::vector<display*> changed;
+
+  explicit impl(render_config c) : cfg(c), vers(versions()) {
+    defaults = vers.empty() ? nullptr : vers.back();
+    content_cache.resize(vers.size());
+    last_to.resize(vers.size());
+    delimiter.resize(vers.size());
+    delimiter_stamp.resize(vers.size(), 0);
+    protocol_present.resize(vers.size(), false);
+    for (const version_table* v : vers) {
+      warnings none;
+      std::string item;
+      byte_writer wi(item);
+      write_item_stack(wi, *v, "", nullptr, none);
+      empty_item.push_back(std::move(item));
+      std::string text;
+      byte_writer wt(text);
+      write_text_component(wt, *v, "", none);
+      empty_text.push_back(std::move(text));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Lookups
+
+  [[nodiscard]] std::size_t ordinal(const version_table* v) const noexcept {
+    for (std::size_t i = 0; i < vers.size(); ++i) {
+      if (vers[i] == v) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  std::int32_t dimension_id(const std::string& name) {
+    auto [it, fresh] = dimensions.try_emplace(name, static_cast<std::int32_t>(dimensions.size()));
+    return it->second;
+  }
+
+  display* find(api::handle_id h) noexcept {
+    auto it = std::lower_bound(
+        live.begin(), live.end(), h,
+        [](const std::unique_ptr<display>& d, api::handle_id k) { return d->handle < k; });
+    return it != live.end() && (*it)->handle == h ? it->get() : nullptr;
+  }
+
+  const world::player_state* player(std::string_view id) const noexcept {
+    auto it = player_index.find(id);
+    return it == player_index.end() ? nullptr : players[it->second];
+  }
+
+  [[nodiscard]] double range_for(const world::player_state& p, double limit) const noexcept {
+    // render.md §4: vd = clamp(view_distance, 2, render.view_distance); R = min(limit, vd * 16).
+    const std::int32_t requested = p.view_distance.value_or(cfg.view_distance);
+    const std::int32_t vd = std::max(2, std::min(requested, cfg.view_distance));
+    return std::min(limit, static_cast<double>(vd) * 16.0);
+  }
+
+  static bool within(const active& a, std::int32_t dim, const core::dvec3& pos, double r2) {
+    if (a.dim != dim) {
+      return false;
+    }
+    const double dx = pos.x - a.p->pos.x;
+    const double dz = pos.z - a.p->pos.z;
+    return dx * dx + dz * dz <= r2;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Warnings (render.md §5.4: once per (emote, node or player, protocol, message))
+
+  void warn(const std::string& emote, const std::string& node, const std::string& player_id,
+            std::int32_t protocol, const std::string& message) {
+    std::string key;
+    append_sized(key, emote);
+    append_sized(key, node);
+    append_sized(key, player_id);
+    key.append(reinterpret_cast<const char*>(&protocol), sizeof protocol);
+    key.append(message);
+    if (warned.insert(std::move(key)).second) {
+      out->warnings.push_back(api::ev_render_warning{emote, node, player_id, protocol, message});
+    }
+  }
+
+  void warn_display(const display& d, std::size_t ver, const std::vector<std::string>& msgs) {
+    for (const std::string& m : msgs) {
+      warn(d.emote, d.node, "", vers[ver]->protocol, m);
+    }
+  }
+
+  void warn_nbt(display& d, std::size_t ver) {
+    per_version& pv = d.versions[ver];
+    if (!pv.nbt_warned) {
+      pv.nbt_warned = true;
+      warn_display(d, ver, d.nbt_warnings);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Output (render.md §6)
+
+  range_ref recipients(std::size_t ver, std::span<const std::uint32_t> to) {
+    range_ref& last = last_to[ver];
+    if (last.size == to.size() && last.begin + last.size <= out->recipients.size() &&
+        std::equal(to.begin(), to.end(), out->recipients.begin() + last.begin)) {
+      return last;
+    }
+    last.begin = static_cast<std::uint32_t>(out->recipients.size());
+    last.size = static_cast<std::uint32_t>(to.size());
+    out->recipients.insert(out->recipients.end(), to.begin(), to.end());
+    return last;
+  }
+
+  void entry(std::size_t ver, std::span<const std::uint32_t> to, range_ref data) {
+    const range_ref r = recipients(ver, to);
+    out->entries.push_back(
+        packet_entry{vers[ver]->protocol, r.begin, r.size, data.begin, data.size});
+  }
+
+  /// Build one packet into the output data; an empty build (nothing to send) is no packet.
+  template <class F>
+  std::optional<range_ref> build(F&& f) {
+    const auto begin = static_cast<std::uint32_t>(out->data.size());
+    byte_writer w(out->data);
+    f(w);
+    const auto size = static_cast<std::uint32_t>(out->data.size() - begin);
+    if (size == 0) {
+      return std::nullopt;
+    }
+    return range_ref{begin, size};
+  }
+
+  /// One step for an audience in join order (render.md §6): one entry per version present,
+  /// ascending protocol, its packet from `f(ver)` (nullopt: nothing to send to that version).
+  template <class F>
+  void shared_ranges(std::span<const active* const> aud, F&& f) {
+    for (std::size_t ver = 0; ver < vers.size(); ++ver) {
+      scratch_to.clear();
+      for (const active* a : aud) {
+        if (a->ver == ver) {
+          scratch_to.push_back(a->index);
+        }
+      }
+      if (scratch_to.empty()) {
+        continue;
+      }
+      if (const std::optional<range_ref> data = f(ver)) {
+        entry(ver, scratch_to, *data);
+      }
+    }
+  }
+
+  /// The same with the packet built once per version by `f(ver, writer)` (writing nothing:
+  /// no packet).
+  template <class F>
+  void shared_step(std::span<const active* const> aud, F&& f) {
+    shared_ranges(aud, [&](std::size_t ver) { return build([&](byte_writer& w) { f(ver, w); }); });
+  }
+
+  range_ref delimiter_bytes(std::size_t ver) {
+    if (delimiter_stamp[ver] != stamp) {
+      delimiter_stamp[ver] = stamp;
+      delimiter[ver] = *build([&](byte_writer& w) { write_bundle_delimiter(w, *vers[ver]); });
+    }
+    return delimiter[ver];
+  }
+
+  void single(const active& a, range_ref data) {
+    const std::uint32_t to = a.index;
+    entry(a.ver, std::span<const std::uint32_t>(&to, 1), data);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Content and metadata values
+
+  void capture_skin(display& d) {
+    d.captured = skin_capture{};
+    if (!d.skin) {
+      return;
+    }
+    auto s = sessions.find(d.session);
+    if (s == sessions.end()) {
+      return;
+    }
+    const std::string& who =
+        d.skin->participant == "partner" ? s->second.partner : s->second.initiator;
+    const world::player_state* p = who.empty() ? nullptr : player(who);
+    if (!p) {
+      return;
+    }
+    // render.md §5.4: skin_textures["<part>:<order>"], else ["default"], else none.
+    auto t = p->skin_textures.find(d.skin->part + ":" + std::to_string(d.skin->order));
+    if (t == p->skin_textures.end()) {
+      t = p->skin_textures.find("default");
+    }
+    if (t != p->skin_textures.end()) {
+      d.captured.textures = t->second;
+    }
+    d.captured.uuid = p->uuid;
+    d.captured.name = p->name;
+  }
+
+  void invalidate_content(display& d) {
+    for (per_version& pv : d.versions) {
+      pv.content = content_value{};
+    }
+  }
+
+  /// The display's real content for version `ver`, encoded once (warnings when first met).
+  const content_value& content_for(display& d, std::size_t ver) {
+    content_value& c = d.versions[ver].content;
+    if (c.ready) {
+      return c;
+    }
+    const version_table& v = *vers[ver];
+    std::string key(1, static_cast<char>(d.kind));
+    const std::string& source = d.kind == api::display_kind::item    ? d.item
+                                : d.kind == api::display_kind::block ? d.block
+                                                                     : d.text_json;
+    append_sized(key, source);
+    if (d.skin) {
+      key.push_back('s');
+      append_sized(key, d.captured.textures ? d.captured.textures->value : "");
+      append_sized(key, d.captured.textures && d.captured.textures->signature
+                            ? *d.captured.textures->signature
+                            : "");
+      key.push_back(d.captured.textures ? 't' : '-');
+      key.push_back(d.captured.textures && d.captured.textures->signature ? 's' : '-');
+      key.push_back(d.captured.uuid ? 'u' : '-');
+      if (d.captured.uuid) {
+        key.append(reinterpret_cast<const char*>(d.captured.uuid->data()), d.captured.uuid->size());
+      }
+      append_sized(key, d.captured.name);
+    }
+    auto& cache = content_cache[ver];
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      if (cache.size() >= content_cache_limit) {
+        cache.clear();
+      }
+      cached_content cc;
+      byte_writer w(cc.raw);
+      switch (d.kind) {
+      case api::display_kind::item:
+        if (d.skin) {
+          const skin_profile prof{d.captured.textures ? &*d.captured.textures : nullptr,
+                                  d.captured.uuid ? &*d.captured.uuid : nullptr, d.captured.name};
+          write_item_stack(w, v, d.item, &prof, cc.warnings);
+        } else {
+          write_item_stack(w, v, d.item, nullptr, cc.warnings);
+        }
+        break;
+      case api::display_kind::block:
+        cc.state = block_state_id(v, d.block, cc.warnings);
+        break;
+      case api::display_kind::text:
+        write_text_component(w, v, d.text_json, cc.warnings);
+        break;
+      }
+      it = cache.emplace(std::move(key), std::move(cc)).first;
+    }
+    c.ready = true;
+    c.raw = it->second.raw;
+    c.state = it->second.state;
+    warn_display(d, ver, it->second.warnings);
+    return c;
+  }
+
+  std::int32_t mode_for(display& d, std::size_t ver) {
+    per_version& pv = d.versions[ver];
+    if (!pv.mode_ready) {
+      pv.mode_ready = true;
+      // render.md §5.3: the item display mode byte of the version (on_shelf only on 773+).
+      if (auto m = item_display_mode(*vers[ver], d.item_display)) {
+        pv.mode = *m;
+      } else {
+        pv.mode = 0;
+        warn(d.emote, d.node, "", vers[ver]->protocol,
+             "item_display " + d.item_display + " does not exist in this version; none is sent");
+      }
+    }
+    return pv.mode;
+  }
+
+  /// Encode the content now for every protocol that has a viewer (render.md §5.4 warnings).
+  void encode_for_viewers(display& d) {
+    for (std::size_t ver = 0; ver < vers.size(); ++ver) {
+      if (protocol_present[ver]) {
+        if (d.visible) {
+          content_for(d, ver);
+        }
+        if (d.kind == api::display_kind::item) {
+          mode_for(d, ver);
+        }
+      }
+    }
+  }
+
+  /// The NBT-derived entries from entity_nbt merged with the NBT-track state (render.md §5.3);
+  /// `parse_msgs` are the track state's parse problems.
+  void recompute_nbt(display& d, const std::vector<std::string>& parse_msgs) {
+    core::nbt_compound effective = d.entity_nbt;
+    core::merge_into(effective, d.nbt);
+    d.nbt_warnings = d.entity_nbt_msgs;
+    d.nbt_warnings.insert(d.nbt_warnings.end(), parse_msgs.begin(), parse_msgs.end());
+    apply_nbt(d.values, effective, *defaults, d.ekind, d.nbt_warnings);
+    for (per_version& pv : d.versions) {
+      pv.nbt_warned = false;
+    }
+  }
+
+  static core::nbt_compound parse_nbt(const std::string& snbt, std::string_view what,
+                                      std::vector<std::string>& msgs) {
+    auto r = core::parse_compound_snbt(snbt);
+    if (!r) {
+      msgs.push_back(std::string(what) + " is not valid compound SNBT (" + r.error() +
+                     "); it is ignored");
+      return {};
+    }
+    return std::move(*r);
+  }
+
+  /// The metadata entry of index `idx` for version `ver`; false when that kind lacks it there.
+  bool fill(display& d, std::size_t ver, std::uint8_t idx, metadata_entry& e) {
+    const version_table& v = *vers[ver];
+    const metadata_slot* s = idx == mi::flags ? &flags_slot() : find_slot(v, d.ekind, idx);
+    if (!s) {
+      return false;
+    }
+    e = metadata_entry{};
+    e.index = idx;
+    e.kind = s->kind;
+    if (idx == mi::content) {
+      if (d.kind == api::display_kind::block) {
+        e.i = d.visible ? content_for(d, ver).state : s->int_default;
+      } else if (d.visible) {
+        e.raw = content_for(d, ver).raw;
+      } else {
+        e.raw = d.kind == api::display_kind::item ? empty_item[ver] : empty_text[ver];
+      }
+      return true;
+    }
+    if (idx == mi::item_display && d.kind == api::display_kind::item) {
+      e.i = mode_for(d, ver);
+      return true;
+    }
+    e.i = d.values[idx].i;
+    e.f = d.values[idx].f;
+    return true;
+  }
+
+  /// Whether entry `e` of version `ver` differs from its default (render.md §5.1).
+  bool non_default(const display& d, std::size_t ver, const metadata_entry& e) const {
+    const version_table& v = *vers[ver];
+    const metadata_slot* s = e.index == mi::flags ? &flags_slot() : find_slot(v, d.ekind, e.index);
+    switch (e.kind) {
+    case serializer::item_stack:
+      return e.raw != empty_item[ver];
+    case serializer::component:
+      return e.raw != empty_text[ver];
+    default: {
+      entry_value val;
+      val.i = e.i;
+      val.f = e.f;
+      if (e.kind == serializer::byte) {
+        val.i = static_cast<std::int8_t>(e.i);
+      }
+      entry_value def = default_value(*s);
+      if (e.kind == serializer::byte) {
+        def.i = static_cast<std::int8_t>(def.i);
+      }
+      return !same_bits(val, def);
+    }
+    }
+  }
+
+  void write_spawn_metadata(display& d, std::size_t ver, byte_writer& w) {
+    entries.clear();
+    warn_nbt(d, ver);
+    for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
+      metadata_entry e;
+      if (fill(d, ver, idx, e) && non_default(d, ver, e)) {
+        entries.push_back(e);
+      }
+    }
+    if (!entries.empty()) {
+      write_entity_metadata(w, *vers[ver], d.entity_id, entries);
+    }
+  }
+
+  void write_changes(display& d, std::size_t ver, byte_writer& w) {
+    entries.clear();
+    for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
+      metadata_entry e;
+      if ((d.dirty >> idx & 1U) != 0 && fill(d, ver, idx, e)) {
+        entries.push_back(e);
+      }
+    }
+    if (!entries.empty()) {
+      write_entity_metadata(w, *vers[ver], d.entity_id, entries);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Viewers (render.md §4 rules 3 and 4)
+
+  void forget_slot(std::uint32_t slot) {
+    for (auto& d : live) {
+      d->tracked.reset(slot);
+    }
+  }
+
+  void drop(viewer& v) {
+    forget_slot(v.slot);
+    free_slots.push_back(v.slot);
+  }
+
+  void reconcile_viewers() {
+    for (auto& [id, v] : viewers) {
+      v.seen = false;
+    }
+    act.clear();
+    std::fill(protocol_present.begin(), protocol_present.end(), false);
+    player_index.clear();
+    for (std::uint32_t i = 0; i < players.size(); ++i) {
+      const world::player_state* p = players[i];
+      if (!p) {
+        continue;
+      }
+      player_index.emplace(p->id, i);
+      if (!p->protocol) {
+        continue;
+      }
+      const version_table* table = find_version(*p->protocol);
+      if (!table) {
+        warn("", "", p->id, *p->protocol,
+             "protocol " + std::to_string(*p->protocol) + " is not supported (supported: " +
+                 std::string(supported_protocols_text()) + "); no packets are rendered for it");
+        continue;
+      }
+      auto [it, fresh] = viewers.try_emplace(p->id);
+      viewer& v = it->second;
+      if (!fresh && v.seen) {
+        continue; // the same id twice: the first one is the viewer
+      }
+      if (!fresh && v.join_serial != p->join_serial) {
+        drop(v); // rule 3: a new join of the same name starts from nothing
+        fresh = true;
+      }
+      if (fresh) {
+        v = viewer{};
+        v.id = p->id;
+        v.join_serial = p->join_serial;
+        v.client_epoch = p->client_epoch;
+        if (!free_slots.empty()) {
+          v.slot = free_slots.back();
+          free_slots.pop_back();
+        } else {
+          v.slot = next_slot++;
+        }
+      } else if (v.client_epoch != p->client_epoch || v.protocol != *p->protocol) {
+        // rule 4: the client discarded its entities; nothing is sent, the tracking pass refills.
+        forget_slot(v.slot);
+        v.hidden_seen.clear();
+        v.client_epoch = p->client_epoch;
+      }
+      v.protocol = *p->protocol;
+      v.seen = true;
+      active a;
+      a.v = &v;
+      a.index = i;
+      a.p = p;
+      a.ver = ordinal(table);
+      a.dim = dimension_id(p->dimension);
+      const double r = range_for(*p, cfg.display_range);
+      const double rp = range_for(*p, cfg.player_range);
+      a.r2 = r * r;
+      a.rp2 = rp * rp;
+      protocol_present[a.ver] = true;
+      act.push_back(a);
+    }
+    for (auto it = viewers.begin(); it != viewers.end();) {
+      if (!it->second.seen) {
+        drop(it->second); // rule 3: dropped with nothing sent
+        it = viewers.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    for (active& a : act) {
+      a.v->resync = resync_everyone || resync_ids.count(a.v->id) != 0;
+    }
+    resync_everyone = false;
+    resync_ids.clear();
+    // Hidden players that left are no longer anyone's concern.
+    for (auto it = hidden.begin(); it != hidden.end();) {
+      it = player_index.count(it->first) != 0 ? std::next(it) : hidden.erase(it);
+    }
+  }
+
+  void audience_of(const display& d) {
+    audience.clear();
+    for (const active& a : act) {
+      if (d.tracked.has(a.v->slot)) {
+        audience.push_back(&a);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Event pass (render.md §4 rule 1)
+
+  void spawn_bundle_step(display& d) {
+    // render.md §5.1: bundle_delimiter, spawn_entity, entity_metadata (when any entry differs
+    // from its default), bundle_delimiter; each packet one step.
+    auto delim = [&](std::size_t ver) { return std::optional<range_ref>(delimiter_bytes(ver)); };
+    shared_ranges(audience, delim);
+    shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+      write_spawn_entity(w, *vers[ver], d.entity_id, d.uuid, d.ekind, d.pos, d.yaw);
+    });
+    shared_step(audience,
+                [&](std::size_t ver, byte_writer& w) { write_spawn_metadata(d, ver, w); });
+    shared_ranges(audience, delim);
+  }
+
+  void on_spawn(const api::ev_display_spawn& sp, bool removed_same_frame) {
+    const std::uint32_t n = ++spawn_counts[sp.handle];
+    if (removed_same_frame || sp.handle < 1 || cfg.entity_id_base + sp.handle > max_entity_id) {
+      return; // render.md §4: spawned and removed in one frame sends nothing
+    }
+    if (display* old = find(sp.handle)) {
+      remove_displays(old->session, std::vector<api::handle_id>{sp.handle});
+    }
+    auto d = std::make_unique<display>();
+    d->handle = sp.handle;
+    d->session = sp.session;
+    d->node = sp.node;
+    if (auto s = sessions.find(sp.session); s != sessions.end()) {
+      d->emote = s->second.emote;
+    }
+    d->kind = sp.kind;
+    d->ekind = to_entity_kind(sp.kind);
+    d->space = sp.space;
+    d->entity_id = static_cast<std::int32_t>(cfg.entity_id_base + sp.handle);
+    d->uuid = display_uuid(cfg.uuid_seed, d->entity_id, n);
+    d->dimension = sp.dimension;
+    d->dim = dimension_id(sp.dimension);
+    d->pos = sp.position;
+    d->yaw = sp.yaw;
+    d->transform = sp.transform;
+    d->item = sp.item;
+    d->item_display = sp.item_display;
+    d->block = sp.block;
+    d->text_json = sp.text_json;
+    d->visible = sp.visible;
+    d->skin = sp.skin;
+    d->versions.resize(vers.size());
+    d->values = default_values(*defaults, d->ekind);
+    set_transform(d->values, sp.transform);
+    d->values[mi::teleport_duration].i = sp.teleport_duration;
+    if (sp.entity_nbt) {
+      d->entity_nbt = parse_nbt(*sp.entity_nbt, "entity_nbt", d->entity_nbt_msgs);
+    }
+    std::vector<std::string> parse_msgs;
+    if (sp.nbt) {
+      d->nbt = parse_nbt(*sp.nbt, "nbt", parse_msgs);
+    }
+    recompute_nbt(*d, parse_msgs);
+    if (d->visible) {
+      capture_skin(*d);
+    }
+    display& ref = *d;
+    auto pos = std::lower_bound(
+        live.begin(), live.end(), sp.handle,
+        [](const std::unique_ptr<display>& x, api::handle_id k) { return x->handle < k; });
+    live.insert(pos, std::move(d));
+    auto& list = by_session[ref.session];
+    list.insert(std::lower_bound(list.begin(), list.end(), ref.handle,
+                                 [](const display* x, api::handle_id k) { return x->handle < k; }),
+                &ref);
+    for (std::size_t ver = 0; ver < vers.size(); ++ver) {
+      if (protocol_present[ver]) {
+        warn_nbt(ref, ver);
+      }
+    }
+    encode_for_viewers(ref);
+    audience.clear();
+    for (const active& a : act) {
+      if (within(a, ref.dim, ref.pos, a.r2)) {
+        audience.push_back(&a);
+        ref.tracked.set(a.v->slot);
+      }
+    }
+    spawn_bundle_step(ref);
+  }
+
+  void queue(display& d) {
+    if (!d.queued) {
+      d.queued = true;
+      changed.push_back(&d);
+    }
+  }
+
+  void set_teleport_duration(display& d, std::int32_t tp) {
+    if (d.values[mi::teleport_duration].i != tp) {
+      d.values[mi::teleport_duration].i = tp;
+      d.dirty |= 1U << mi::teleport_duration;
+    }
+  }
+
+  void on_move(const api::ev_display_move& mv) {
+    auto it = by_session.find(mv.session);
+    if (it == by_session.end()) {
+      return;
+    }
+    for (display* d : it->second) {
+      if (d->space == mv.space) {
+        d->pos = mv.position;
+        d->moved = true;
+        set_teleport_duration(*d, mv.teleport_duration);
+        queue(*d);
+      }
+    }
+  }
+
+  void on_view(const api::ev_display_view& vw) {
+    auto it = by_session.find(vw.session);
+    if (it == by_session.end()) {
+      return;
+    }
+    for (display* d : it->second) {
+      d->yaw = vw.yaw;
+      d->turned = true;
+      set_teleport_duration(*d, vw.teleport_duration);
+      queue(*d);
+    }
+  }
+
+  void on_update(display& d, const api::ev_display_update& up) {
+    if (up.transform) {
+      // render.md §5.2: 8 always; 9 and 11-14 when they differ (binary32 bits).
+      d.dirty |= 1U << mi::interpolation_start;
+      if (d.values[mi::interpolation_duration].i != up.interpolation_duration) {
+        d.values[mi::interpolation_duration].i = up.interpolation_duration;
+        d.dirty |= 1U << mi::interpolation_duration;
+      }
+      display_values next = d.values;
+      set_transform(next, *up.transform);
+      for (std::uint8_t idx = mi::translation; idx <= mi::right_rotation; ++idx) {
+        if (!same_bits(next[idx], d.values[idx])) {
+          d.values[idx] = next[idx];
+          d.dirty |= 1U << idx;
+        }
+      }
+      d.transform = *up.transform;
+    }
+    bool content_changed = false;
+    if (up.item && d.kind == api::display_kind::item && *up.item != d.item) {
+      d.item = *up.item;
+      invalidate_content(d);
+      content_changed = d.visible;
+    }
+    if (up.visible && *up.visible != d.visible) {
+      d.visible = *up.visible;
+      content_changed = true;
+    }
+    if (content_changed) {
+      d.dirty |= 1U << mi::content;
+      if (d.visible) {
+        capture_skin(d);
+        invalidate_content(d);
+        encode_for_viewers(d);
+      }
+    }
+    if (up.nbt) {
+      std::vector<std::string> parse_msgs;
+      d.nbt = parse_nbt(*up.nbt, "nbt", parse_msgs);
+      const display_values before = d.values;
+      recompute_nbt(d, parse_msgs);
+      for (std::size_t ver = 0; ver < vers.size(); ++ver) {
+        if (protocol_present[ver]) {
+          warn_nbt(d, ver);
+        }
+      }
+      for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
+        if (!same_bits(before[idx], d.values[idx])) {
+          d.dirty |= 1U << idx;
+        }
+      }
+    }
+    queue(d);
+  }
+
+  /// The changes of the current session group (render.md §4 rule 1, second bullet).
+  void flush_changes() {
+    std::sort(changed.begin(), changed.end(),
+              [](const display* a, const display* b) { return a->handle < b->handle; });
+    for (display* d : changed) {
+      d->queued = false;
+      audience_of(*d);
+      if (!audience.empty()) {
+        if (d->moved) {
+          shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+            write_absolute_move(w, *vers[ver], d->entity_id, d->pos, d->yaw);
+          });
+        }
+        if (d->turned) {
+          shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+            write_entity_look(w, *vers[ver], d->entity_id, d->yaw);
+          });
+        }
+        if (d->dirty != 0) {
+          shared_step(audience,
+                      [&](std::size_t ver, byte_writer& w) { write_changes(*d, ver, w); });
+        }
+      }
+      d->moved = false;
+      d->turned = false;
+      d->dirty = 0;
+    }
+    changed.clear();
+  }
+
+  /// display.remove (render.md §4 rule 1, third bullet): per viewer one entity_destroy of its
+  /// tracked entities among `handles`, ascending; equal packets share an entry.
+  void remove_displays(api::session_id session, std::vector<api::handle_id> handles) {
+    std::sort(handles.begin(), handles.end());
+    handles.erase(std::unique(handles.begin(), handles.end()), handles.end());
+    std::vector<display*> gone;
+    for (api::handle_id h : handles) {
+      if (display* d = find(h); d && d->session == session) {
+        gone.push_back(d);
+      }
+    }
+    struct pending {
+      std::size_t ver;
+      range_ref data;
+      std::vector<std::uint32_t> to;
+    };
+    std::vector<pending> pend;
+    std::vector<std::int32_t> ids;
+    std::string bytes;
+    for (const active& a : act) {
+      ids.clear();
+      for (display* d : gone) {
+        if (d->tracked.has(a.v->slot)) {
+          ids.push_back(d->entity_id);
+        }
+      }
+      if (ids.empty()) {
+        continue;
+      }
+      bytes.clear();
+      byte_writer w(bytes);
+      write_entity_destroy(w, *vers[a.ver], ids);
+      auto same = std::find_if(pend.begin(), pend.end(), [&](const pending& p) {
+        return p.ver == a.ver && out->data.compare(p.data.begin, p.data.size, bytes) == 0;
+      });
+      if (same != pend.end()) {
+        same->to.push_back(a.index);
+        continue;
+      }
+      const auto begin = static_cast<std::uint32_t>(out->data.size());
+      out->data += bytes;
+      pend.push_back(
+          pending{a.ver, range_ref{begin, static_cast<std::uint32_t>(bytes.size())}, {a.index}});
+    }
+    std::stable_sort(pend.begin(), pend.end(), [](const pending& x, const pending& y) {
+      return x.ver != y.ver ? x.ver < y.ver : x.to.front() < y.to.front();
+    });
+    for (const pending& p : pend) {
+      entry(p.ver, p.to, p.data);
+    }
+    for (display* d : gone) {
+      auto& list = by_session[d->session];
+      list.erase(std::remove(list.begin(), list.end(), d), list.end());
+      if (list.empty()) {
+        by_session.erase(d->session);
+      }
+      if (d->queued) {
+        changed.erase(std::remove(changed.begin(), changed.end(), d), changed.end());
+      }
+      const api::handle_id h = d->handle;
+      live.erase(std::lower_bound(
+          live.begin(), live.end(), h,
+          [](const std::unique_ptr<display>& x, api::handle_id k) { return x->handle < k; }));
+    }
+  }
+
+  void enter_group(api::session_id s) {
+    if (in_group && group == s) {
+      return;
+    }
+    flush_changes();
+    in_group = true;
+    group = s;
+  }
+
+  void scan_sessions(const api::frame& f) {
+    for (const api::event& e : f.events) {
+      if (const auto* st = std::get_if<api::ev_playback_started>(&e)) {
+        session_info& s = sessions[st->session];
+        s.emote = st->emote;
+        if (st->role == api::role::partner) {
+          s.partner = st->player;
+        } else {
+          s.initiator = st->player;
+        }
+      } else if (const auto* r = std::get_if<api::ev_partner_reserved>(&e)) {
+        session_info& s = sessions[r->session];
+        s.initiator = r->initiator;
+        s.partner = r->partner;
+      } else if (const auto* m = std::get_if<api::ev_partner_matched>(&e)) {
+        session_info& s = sessions[m->session];
+        s.initiator = m->initiator;
+        s.partner = m->partner;
+      }
+    }
+  }
+
+  void end_sessions(const api::frame& f) {
+    for (const api::event& e : f.events) {
+      if (const auto* st = std::get_if<api::ev_playback_stopped>(&e)) {
+        auto it = sessions.find(st->session);
+        if (it != sessions.end() && it->second.initiator == st->player) {
+          sessions.erase(it);
+        }
+      }
+    }
+  }
+
+  void event_pass(const api::frame& f) {
+    // (session, handle) pairs removed in this frame: a spawn among them sends nothing.
+    std::vector<std::pair<api::session_id, api::handle_id>> removed;
+    for (const api::event& e : f.events) {
+      if (const auto* rm = std::get_if<api::ev_display_remove>(&e)) {
+        for (api::handle_id h : rm->handles) {
+          removed.emplace_back(rm->session, h);
+        }
+      }
+    }
+    std::sort(removed.begin(), removed.end());
+    in_group = false;
+    for (const api::event& e : f.events) {
+      if (const auto* sp = std::get_if<api::ev_display_spawn>(&e)) {
+        enter_group(sp->session);
+        on_spawn(*sp, std::binary_search(removed.begin(), removed.end(),
+                                         std::make_pair(sp->session, sp->handle)));
+      } else if (const auto* mv = std::get_if<api::ev_display_move>(&e)) {
+        enter_group(mv->session);
+        on_move(*mv);
+      } else if (const auto* vw = std::get_if<api::ev_display_view>(&e)) {
+        enter_group(vw->session);
+        on_view(*vw);
+      } else if (const auto* up = std::get_if<api::ev_display_update>(&e)) {
+        if (display* d = find(up->handle)) {
+          enter_group(d->session);
+          on_update(*d, *up);
+        }
+      } else if (const auto* rm = std::get_if<api::ev_display_remove>(&e)) {
+        enter_group(rm->session);
+        flush_changes();
+        remove_displays(rm->session, rm->handles);
+      }
+    }
+    flush_changes();
+    for (const api::event& e : f.events) {
+      if (const auto* vis = std::get_if<api::ev_player_visibility>(&e)) {
+        on_visibility(*vis);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Player visibility (render.md §5.5)
+
+  std::int8_t flags_of(const world::player_state& p, bool invisible) const noexcept {
+    player_flags f;
+    f.on_fire = p.on_fire;
+    f.sneaking = p.sneaking;
+    f.sprinting = p.sprinting;
+    f.swimming = p.swimming;
+    f.invisible = invisible;
+    f.glowing = p.glowing;
+    f.gliding = p.gliding;
+    return shared_flags_byte(f);
+  }
+
+  void write_flags(byte_writer& w, std::size_t ver, const world::player_state& p, bool invisible) {
+    metadata_entry e;
+    e.index = mi::flags;
+    e.kind = serializer::byte;
+    e.i = flags_of(p, invisible);
+    write_entity_metadata(w, *vers[ver], *p.entity_id, std::span<const metadata_entry>(&e, 1));
+  }
+
+  void on_visibility(const api::ev_player_visibility& ev) {
+    if (ev.hidden) {
+      hidden[ev.player] = hidden_state{ev.blank_equipment};
+    } else {
+      hidden.erase(ev.player);
+      for (active& a : act) {
+        auto& seen = a.v->hidden_seen;
+        seen.erase(std::remove(seen.begin(), seen.end(), ev.player), seen.end());
+      }
+    }
+    const world::player_state* p = player(ev.player);
+    if (!p || !p->entity_id) {
+      return;
+    }
+    const std::int32_t dim = dimension_id(p->dimension);
+    audience.clear();
+    for (const active& a : act) {
+      if (a.p == p || within(a, dim, p->pos, a.rp2)) {
+        audience.push_back(&a);
+      }
+    }
+    const std::vector<const active*> flag_audience = audience;
+    shared_step(flag_audience,
+                [&](std::size_t ver, byte_writer& w) { write_flags(w, ver, *p, ev.hidden); });
+    audience.clear();
+    for (const active* a : flag_audience) {
+      if (a->p != p) {
+        audience.push_back(a);
+        if (ev.hidden) {
+          auto& seen = a->v->hidden_seen;
+          if (std::find(seen.begin(), seen.end(), ev.player) == seen.end()) {
+            seen.push_back(ev.player);
+          }
+        }
+      }
+    }
+    if (ev.blank_equipment) {
+      shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+        write_blank_equipment(w, *vers[ver], *p->entity_id);
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Tracking pass (render.md §4 rule 2, rule 5)
+
+  void bundle_for(display& d, std::size_t ver) {
+    per_version& pv = d.versions[ver];
+    if (pv.bundle_stamp == stamp) {
+      return;
+    }
+    pv.bundle_stamp = stamp;
+    const range_ref s = *build([&](byte_writer& w) {
+      write_spawn_entity(w, *vers[ver], d.entity_id, d.uuid, d.ekind, d.pos, d.yaw);
+    });
+    pv.spawn_begin = s.begin;
+    pv.spawn_size = s.size;
+    const auto m = build([&](byte_writer& w) { write_spawn_metadata(d, ver, w); });
+    pv.meta_begin = m ? m->begin : 0;
+    pv.meta_size = m ? m->size : 0;
+  }
+
+  struct hidden_now {
+    const world::player_state* p = nullptr;
+    std::int32_t dim = 0;
+    bool blank = false;
+    std::vector<range_ref> flags, equipment; ///< per version, built on first use
+  };
+
+  void tracking_pass() {
+    std::vector<std::int32_t> ids;
+    std::vector<std::string> now_seen;
+    // The hidden players with an entity id, in join order.
+    std::vector<hidden_now> hidden_list;
+    for (const world::player_state* p : players) {
+      if (!p || !p->entity_id) {
+        continue;
+      }
+      if (auto hs = hidden.find(p->id); hs != hidden.end()) {
+        hidden_list.push_back(hidden_now{p, dimension_id(p->dimension), hs->second.blank,
+                                         std::vector<range_ref>(vers.size()),
+                                         std::vector<range_ref>(vers.size())});
+      }
+    }
+    for (const active& a : act) {
+      viewer& v = *a.v;
+      ids.clear();
+      for (auto& d : live) {
+        if (d->tracked.has(v.slot) && (v.resync || !within(a, d->dim, d->pos, a.r2))) {
+          ids.push_back(d->entity_id);
+          d->tracked.reset(v.slot);
+        }
+      }
+      if (!ids.empty()) {
+        const range_ref data =
+            *build([&](byte_writer& w) { write_entity_destroy(w, *vers[a.ver], ids); });
+        single(a, data);
+      }
+      for (auto& d : live) {
+        if (!d->tracked.has(v.slot) && within(a, d->dim, d->pos, a.r2)) {
+          d->tracked.set(v.slot);
+          bundle_for(*d, a.ver);
+          const per_version& pv = d->versions[a.ver];
+          single(a, delimiter_bytes(a.ver));
+          single(a, range_ref{pv.spawn_begin, pv.spawn_size});
+          if (pv.meta_size != 0) {
+            single(a, range_ref{pv.meta_begin, pv.meta_size});
+          }
+          single(a, delimiter_bytes(a.ver));
+        }
+      }
+      if (v.resync) {
+        v.hidden_seen.clear();
+        v.resync = false;
+      }
+      now_seen.clear();
+      for (hidden_now& h : hidden_list) {
+        if (h.p == a.p || !within(a, h.dim, h.p->pos, a.rp2)) {
+          continue;
+        }
+        now_seen.push_back(h.p->id);
+        if (std::find(v.hidden_seen.begin(), v.hidden_seen.end(), h.p->id) != v.hidden_seen.end()) {
+          continue;
+        }
+        // render.md §5.5: the flags, then the blank equipment, built once per version.
+        if (h.flags[a.ver].size == 0) {
+          h.flags[a.ver] = *build([&](byte_writer& w) { write_flags(w, a.ver, *h.p, true); });
+          if (h.blank) {
+            h.equipment[a.ver] = *build(
+                [&](byte_writer& w) { write_blank_equipment(w, *vers[a.ver], *h.p->entity_id); });
+          }
+        }
+        single(a, h.flags[a.ver]);
+        if (h.blank) {
+          single(a, h.equipment[a.ver]);
+        }
+      }
+      v.hidden_seen.swap(now_seen);
+    }
+  }
+
+  void step(const api::frame& f, std::span<const world::player_state* const> ps, render_output& o) {
+    o.clear();
+    out = &o;
+    players = ps;
+    ++stamp;
+    std::fill(last_to.begin(), last_to.end(), range_ref{0, 0});
+    if (vers.empty()) {
+      return;
+    }
+    reconcile_viewers();
+    scan_sessions(f);
+    event_pass(f);
+    tracking_pass();
+    end_sessions(f);
+    out = nullptr;
+  }
+};
+
+renderer::renderer(render_config config) : impl_(std::make_unique<impl>(config)) {}
+renderer::~renderer() = default;
+
+void renderer::step(const api::frame& f, std::span<const world::player_state* const> players,
+                    render_output& out) {
+  impl_->step(f, players, out);
+}
+
+void renderer::resync(std::span<const std::string> players) {
+  for (const std::string& p : players) {
+    impl_->resync_ids.insert(p);
+  }
+}
+
+void renderer::resync_all() {
+  impl_->resync_everyone = true;
+}
+
+std::vector<display_info> renderer::displays() const {
+  std::vector<display_info> list;
+  list.reserve(impl_->live.size());
+  for (const auto& d : impl_->live) {
+    display_info i;
+    i.handle = d->handle;
+    i.session = d->session;
+    i.node = d->node;
+    i.kind = d->kind;
+    i.item = d->item;
+    i.item_display = d->item_display;
+    i.block = d->block;
+    i.text_json = d->text_json;
+    i.dimension = d->dimension;
+    i.position = d->pos;
+    i.yaw = d->yaw;
+    i.transform = d->transform;
+    i.visible = d->visible;
+    list.push_back(std::move(i));
+  }
+  return list;
+}
+
+const render_config& renderer::config() const noexcept {
+  return impl_->cfg;
+}
+
+} // namespace emote::render
