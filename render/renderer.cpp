@@ -93,7 +93,7 @@ struct display {
   std::vector<std::string> nbt_warnings;    ///< every NBT problem of the current state
   display_values values{};
   std::uint32_t dirty = 0; ///< bit i: metadata index i changed this step
-  bool moved = false, turned = false, queued = false;
+  bool moved = false, turned = false, queued = false, removed = false;
   slot_set tracked;
   std::vector<per_version> versions;
 };
@@ -174,7 +174,8 @@ struct renderer::impl {
   std::vector<range_ref> last_to;   ///< per version: the last recipients range
   std::vector<range_ref> delimiter; ///< per version: this step's bundle_delimiter bytes
   std::vector<std::uint64_t> delimiter_stamp;
-  std::vector<std::uint32_t> scratch_to;
+  std::vector<std::uint32_t> scratch_to; ///< an audience's indexes grouped by version
+  std::vector<std::uint32_t> bucket_count, bucket_begin, bucket_fill; ///< per version
   std::vector<const active*> audience;
   std::vector<metadata_entry> entries;
   api::session_id group = 0;
@@ -188,6 +189,9 @@ struct renderer::impl {
     delimiter.resize(vers.size());
     delimiter_stamp.resize(vers.size(), 0);
     protocol_present.resize(vers.size(), false);
+    bucket_count.resize(vers.size());
+    bucket_begin.resize(vers.size());
+    bucket_fill.resize(vers.size());
     for (const version_table* v : vers) {
       warnings none;
       std::string item;
@@ -314,18 +318,30 @@ struct renderer::impl {
   /// ascending protocol, its packet from `f(ver)` (nullopt: nothing to send to that version).
   template <class F>
   void shared_ranges(std::span<const active* const> aud, F&& f) {
+    // Group the audience by version (counting sort, join order kept within a version).
+    std::fill(bucket_count.begin(), bucket_count.end(), 0U);
+    for (const active* a : aud) {
+      ++bucket_count[a->ver];
+    }
+    std::uint32_t at = 0;
     for (std::size_t ver = 0; ver < vers.size(); ++ver) {
-      scratch_to.clear();
-      for (const active* a : aud) {
-        if (a->ver == ver) {
-          scratch_to.push_back(a->index);
-        }
-      }
-      if (scratch_to.empty()) {
+      bucket_begin[ver] = at;
+      at += bucket_count[ver];
+    }
+    scratch_to.resize(aud.size());
+    std::copy(bucket_begin.begin(), bucket_begin.end(), bucket_fill.begin());
+    for (const active* a : aud) {
+      scratch_to[bucket_fill[a->ver]++] = a->index;
+    }
+    for (std::size_t ver = 0; ver < vers.size(); ++ver) {
+      if (bucket_count[ver] == 0) {
         continue;
       }
       if (const std::optional<range_ref> data = f(ver)) {
-        entry(ver, scratch_to, *data);
+        entry(ver,
+              std::span<const std::uint32_t>(scratch_to)
+                  .subspan(bucket_begin[ver], bucket_count[ver]),
+              *data);
       }
     }
   }
@@ -654,8 +670,9 @@ struct renderer::impl {
       a.dim = dimension_id(p->dimension);
       const double r = range_for(*p, cfg.display_range);
       const double rp = range_for(*p, cfg.player_range);
-      a.r2 = r * r;
-      a.rp2 = rp * rp;
+      // A negative range holds nothing (the configuration refuses one; this keeps it so).
+      a.r2 = r < 0 ? -1 : r * r;
+      a.rp2 = rp < 0 ? -1 : rp * rp;
       protocol_present[a.ver] = true;
       act.push_back(a);
     }
@@ -914,12 +931,12 @@ struct renderer::impl {
     }
     struct pending {
       std::size_t ver;
+      std::vector<std::int32_t> ids;
       range_ref data;
       std::vector<std::uint32_t> to;
     };
     std::vector<pending> pend;
     std::vector<std::int32_t> ids;
-    std::string bytes;
     for (const active& a : act) {
       ids.clear();
       for (display* d : gone) {
@@ -930,20 +947,16 @@ struct renderer::impl {
       if (ids.empty()) {
         continue;
       }
-      bytes.clear();
-      byte_writer w(bytes);
-      write_entity_destroy(w, *vers[a.ver], ids);
-      auto same = std::find_if(pend.begin(), pend.end(), [&](const pending& p) {
-        return p.ver == a.ver && out->data.compare(p.data.begin, p.data.size, bytes) == 0;
-      });
+      // Equal lists on one version are one byte string: one entry (render.md §6).
+      auto same = std::find_if(pend.begin(), pend.end(),
+                               [&](const pending& p) { return p.ver == a.ver && p.ids == ids; });
       if (same != pend.end()) {
         same->to.push_back(a.index);
         continue;
       }
-      const auto begin = static_cast<std::uint32_t>(out->data.size());
-      out->data += bytes;
-      pend.push_back(
-          pending{a.ver, range_ref{begin, static_cast<std::uint32_t>(bytes.size())}, {a.index}});
+      const range_ref data =
+          *build([&](byte_writer& w) { write_entity_destroy(w, *vers[a.ver], ids); });
+      pend.push_back(pending{a.ver, ids, data, {a.index}});
     }
     std::stable_sort(pend.begin(), pend.end(), [](const pending& x, const pending& y) {
       return x.ver != y.ver ? x.ver < y.ver : x.to.front() < y.to.front();
@@ -960,10 +973,10 @@ struct renderer::impl {
       if (d->queued) {
         changed.erase(std::remove(changed.begin(), changed.end(), d), changed.end());
       }
-      const api::handle_id h = d->handle;
-      live.erase(std::lower_bound(
-          live.begin(), live.end(), h,
-          [](const std::unique_ptr<display>& x, api::handle_id k) { return x->handle < k; }));
+      d->removed = true;
+    }
+    if (!gone.empty()) {
+      std::erase_if(live, [](const std::unique_ptr<display>& x) { return x->removed; });
     }
   }
 
@@ -1145,6 +1158,9 @@ struct renderer::impl {
 
   void tracking_pass() {
     std::vector<std::int32_t> ids;
+    std::vector<display*> spawn_list;
+    std::string destroy_bytes;
+    std::vector<range_ref> last_destroy(vers.size());
     std::vector<std::string> now_seen;
     // The hidden players with an entity id, in join order.
     std::vector<hidden_now> hidden_list;
@@ -1160,30 +1176,43 @@ struct renderer::impl {
     }
     for (const active& a : act) {
       viewer& v = *a.v;
+      // One walk over the displays: what to destroy, and what to spawn after that.
       ids.clear();
+      spawn_list.clear();
       for (auto& d : live) {
-        if (d->tracked.has(v.slot) && (v.resync || !within(a, d->dim, d->pos, a.r2))) {
+        const bool tracked = d->tracked.has(v.slot);
+        const bool in = within(a, d->dim, d->pos, a.r2);
+        if (tracked && (v.resync || !in)) {
           ids.push_back(d->entity_id);
           d->tracked.reset(v.slot);
         }
+        if (in && (!tracked || v.resync)) {
+          spawn_list.push_back(d.get());
+        }
       }
       if (!ids.empty()) {
-        const range_ref data =
-            *build([&](byte_writer& w) { write_entity_destroy(w, *vers[a.ver], ids); });
-        single(a, data);
-      }
-      for (auto& d : live) {
-        if (!d->tracked.has(v.slot) && within(a, d->dim, d->pos, a.r2)) {
-          d->tracked.set(v.slot);
-          bundle_for(*d, a.ver);
-          const per_version& pv = d->versions[a.ver];
-          single(a, delimiter_bytes(a.ver));
-          single(a, range_ref{pv.spawn_begin, pv.spawn_size});
-          if (pv.meta_size != 0) {
-            single(a, range_ref{pv.meta_begin, pv.meta_size});
-          }
-          single(a, delimiter_bytes(a.ver));
+        // Viewers that leave a crowd together destroy the same ids: the bytes are kept once.
+        destroy_bytes.clear();
+        byte_writer w(destroy_bytes);
+        write_entity_destroy(w, *vers[a.ver], ids);
+        range_ref& last = last_destroy[a.ver];
+        if (last.size == 0 || out->data.compare(last.begin, last.size, destroy_bytes) != 0) {
+          last = range_ref{static_cast<std::uint32_t>(out->data.size()),
+                           static_cast<std::uint32_t>(destroy_bytes.size())};
+          out->data += destroy_bytes;
         }
+        single(a, last);
+      }
+      for (display* d : spawn_list) {
+        d->tracked.set(v.slot);
+        bundle_for(*d, a.ver);
+        const per_version& pv = d->versions[a.ver];
+        single(a, delimiter_bytes(a.ver));
+        single(a, range_ref{pv.spawn_begin, pv.spawn_size});
+        if (pv.meta_size != 0) {
+          single(a, range_ref{pv.meta_begin, pv.meta_size});
+        }
+        single(a, delimiter_bytes(a.ver));
       }
       if (v.resync) {
         v.hidden_seen.clear();

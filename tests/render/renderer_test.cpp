@@ -758,3 +758,118 @@ TEST_CASE("skin-bound heads take the participant's textures") {
   REQUIRE(list2.size() == 4);
   CHECK(list2[2].bytes.find(want) == std::string::npos);
 }
+
+TEST_CASE("K11 (renderer side): a stone block display carries state id 1 on every version") {
+  for (const version_table* v : versions()) {
+    CAPTURE(v->protocol);
+    fixture fx;
+    fx.add("alice", v->protocol);
+    const auto meta =
+        metadata_of(received(fx.step({spawn_event(1, 1, api::display_kind::block)}), "alice"));
+    REQUIRE(meta.size() == 1);
+    REQUIRE(meta[0].entry(23) != nullptr);
+    CHECK(meta[0].entry(23)->serializer ==
+          v->serializer_ids[static_cast<std::size_t>(serializer::block_state)]);
+    CHECK(meta[0].entry(23)->i == 1);
+  }
+}
+
+TEST_CASE("every packet kind decodes on every supported version, all bytes consumed") {
+  for (const version_table* v : versions()) {
+    CAPTURE(v->protocol);
+    fixture fx;
+    auto& alice = fx.add("alice", v->protocol);
+    alice.entity_id = 7;
+    fx.add("bob", v->protocol, 20, 0);
+    std::set<packet_kind> seen;
+    auto note = [&](const std::vector<got>& list) {
+      for (const got& g : list) {
+        CHECK(g.decoded_ok);
+        seen.insert(g.pkt.kind);
+      }
+    };
+    auto text = spawn_event(1, 2, api::display_kind::text);
+    text.entity_nbt = "{line_width:50,background:0,text_opacity:-128b,alignment:\"right\"}";
+    auto block = spawn_event(1, 3, api::display_kind::block);
+    block.entity_nbt = "{billboard:\"vertical\",view_range:0.25f,glow_color_override:255}";
+    note(fx.step({spawn_event(1, 1), text, block}));
+    api::ev_display_move mv;
+    mv.session = 1;
+    mv.position = {3, 65, 4};
+    mv.teleport_duration = 3;
+    api::ev_display_view vw;
+    vw.session = 1;
+    vw.yaw = -45;
+    vw.teleport_duration = 3;
+    auto t = identity_transform();
+    t.scale = {2, 2, 2};
+    api::ev_display_update nbt;
+    nbt.handle = 2;
+    nbt.nbt = "{shadow:1b}";
+    api::ev_player_visibility vis;
+    vis.player = "alice";
+    vis.hidden = true;
+    vis.blank_equipment = true;
+    note(fx.step({mv, vw, transform_update(1, t, 2), nbt, vis}));
+    api::ev_display_remove rm;
+    rm.session = 1;
+    rm.handles = {1, 2, 3};
+    note(fx.step({rm}));
+    const std::set<packet_kind> want{pk::bundle_delimiter,
+                                     pk::spawn_entity,
+                                     pk::entity_metadata,
+                                     pk::entity_destroy,
+                                     v->move == move_layout::sync_entity_position
+                                         ? pk::sync_entity_position
+                                         : pk::entity_teleport,
+                                     pk::entity_look,
+                                     pk::entity_equipment};
+    CHECK(seen == want);
+  }
+}
+
+TEST_CASE("sharing: another viewer costs recipient indexes, not bytes") {
+  // The same ticks with 1 and with 100 viewers of one version: the packet bytes are identical.
+  auto run = [](int viewers) {
+    fixture fx;
+    for (int k = 0; k < viewers; ++k) {
+      fx.add("p" + std::to_string(k), 769, k % 10, k / 10);
+    }
+    std::vector<api::event> spawns;
+    for (int h = 1; h <= 50; ++h) {
+      spawns.push_back(spawn_event(1 + h / 10, h));
+    }
+    std::vector<std::size_t> sizes;
+    fx.step(spawns);
+    sizes.push_back(fx.out.data.size());
+    std::vector<api::event> updates;
+    for (int h = 1; h <= 50; ++h) {
+      auto t = identity_transform();
+      t.translation = {0, static_cast<float>(h), 0};
+      updates.push_back(transform_update(h, t, 1));
+    }
+    fx.step(updates);
+    sizes.push_back(fx.out.data.size());
+    // Everyone walks away and back: the tracking pass builds each bundle once.
+    for (auto& p : fx.players) {
+      p.pos.x += 1000;
+    }
+    fx.step();
+    sizes.push_back(fx.out.data.size());
+    for (auto& p : fx.players) {
+      p.pos.x -= 1000;
+    }
+    fx.step();
+    sizes.push_back(fx.out.data.size());
+    // Consecutive entries of one viewer share its one-name recipients range.
+    sizes.push_back(fx.out.recipients.size());
+    return sizes;
+  };
+  const auto one = run(1);
+  const auto many = run(100);
+  CHECK(one[0] == many[0]);
+  CHECK(one[1] == many[1]);
+  CHECK(one[2] == many[2]);
+  CHECK(one[3] == many[3]);
+  CHECK(many[4] == 100);
+}
