@@ -873,3 +873,35 @@ TEST_CASE("sharing: another viewer costs recipient indexes, not bytes") {
   CHECK(one[3] == many[3]);
   CHECK(many[4] == 100);
 }
+
+TEST_CASE("K21 (renderer side): an enchanted stack's entry is content's encoding of it") {
+  fixture fx;
+  fx.allow_undecoded = true; // the stack carries a data component
+  fx.add("alice", 769);
+  auto sp = spawn_event(1, 1);
+  sp.item = "{count:1,id:\"minecraft:diamond_sword\",components:{\"minecraft:enchantments\":{"
+            "sharpness:5}}}";
+  const auto list = fx.step({sp});
+  REQUIRE(list.size() == 4);
+  const std::string want = item_bytes(769, sp.item);
+  CHECK(want != item_bytes(769, ""));
+  CHECK(list[2].bytes.find(want) != std::string::npos);
+}
+
+TEST_CASE("K26 (renderer side): a player name that is no valid profile name stays out") {
+  fixture fx;
+  fx.allow_undecoded = true;
+  auto& alice = fx.add("alice", 775);
+  alice.name = "0f8a1c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b";
+  alice.skin_textures["default"] = api::skin_texture{"dGV4dHVyZQ==", std::nullopt};
+  auto sp = spawn_event(1, 1);
+  sp.item = "{count:1,id:\"minecraft:player_head\"}";
+  sp.skin = api::skin_binding{"initiator", "body", 2, {0, 12}};
+  api::ev_playback_started st;
+  st.session = 1;
+  st.player = "alice";
+  const auto list = fx.step({sp, st});
+  REQUIRE(list.size() == 4);
+  CHECK(list[2].bytes.find(alice.name) == std::string::npos);
+  CHECK(list[2].bytes.find("dGV4dHVyZQ==") != std::string::npos); // the default textures
+}
