@@ -905,3 +905,44 @@ TEST_CASE("K26 (renderer side): a player name that is no valid profile name stay
   CHECK(list[2].bytes.find(alice.name) == std::string::npos);
   CHECK(list[2].bytes.find("dGV4dHVyZQ==") != std::string::npos); // the default textures
 }
+
+TEST_CASE("a handle freed by one session and spawned by a later one in the same frame") {
+  fixture fx;
+  fx.add("alice", 769);
+  const auto first = received(fx.step({spawn_event(1, 1)}), "alice");
+  api::ev_display_remove rm;
+  rm.session = 1;
+  rm.handles = {1};
+  const auto got = received(fx.step({rm, spawn_event(2, 1)}), "alice");
+  REQUIRE(kinds(got) == std::vector<pk>{pk::entity_destroy, pk::bundle_delimiter, pk::spawn_entity,
+                                        pk::entity_metadata, pk::bundle_delimiter});
+  CHECK(got[2].entity_id == first[1].entity_id);
+  CHECK(got[2].uuid != first[1].uuid);
+  const auto ds = fx.r->displays();
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].session == 2);
+}
+
+TEST_CASE("hidden players are sent again after a client reset and on resync") {
+  fixture fx;
+  auto& alice = fx.add("alice", 769);
+  alice.entity_id = 42;
+  fx.add("bob", 769, 10, 0);
+  api::ev_player_visibility vis;
+  vis.player = "alice";
+  vis.hidden = true;
+  vis.blank_equipment = true;
+  fx.step({vis});
+  CHECK(fx.step().empty());
+  fx.get("bob").client_epoch += 1;
+  const auto again = fx.step();
+  REQUIRE(again.size() == 2);
+  CHECK(again[0].to == std::vector<std::string>{"bob"});
+  CHECK(again[0].pkt.entry(0)->i == 0x20);
+  CHECK(again[1].pkt.kind == pk::entity_equipment);
+  const std::vector<std::string> who{"bob"};
+  fx.r->resync(who);
+  CHECK(received(fx.step(), "bob").size() == 2);
+  // alice herself gets no tracking-pass packets about herself.
+  CHECK(received(fx.step(), "alice").empty());
+}
