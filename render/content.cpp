@@ -339,26 +339,24 @@ std::string component_label(data_component c) {
   return "component minecraft:" + std::string(component_names[static_cast<std::size_t>(c)]);
 }
 
-// A list of numbers: a list of numeric tags or a numeric array.
-std::optional<std::vector<const nbt_tag*>> numeric_list(const nbt_tag& t,
-                                                        std::vector<nbt_tag>& scratch) {
-  std::vector<const nbt_tag*> out;
+// A list of numbers: a list of numeric tags or a numeric array (as long tags).
+std::optional<std::vector<nbt_tag>> numeric_list(const nbt_tag& t) {
+  std::vector<nbt_tag> out;
   if (t.type == nbt_type::list_tag) {
     for (const auto& e : t.list) {
       if (!numeric(e)) {
         return std::nullopt;
       }
-      out.push_back(&e);
+      out.push_back(e);
     }
     return out;
   }
   if (t.type == nbt_type::byte_array || t.type == nbt_type::int_array ||
       t.type == nbt_type::long_array) {
-    scratch.resize(t.array.size());
+    out.resize(t.array.size());
     for (std::size_t i = 0; i < t.array.size(); ++i) {
-      scratch[i].type = nbt_type::long_tag;
-      scratch[i].integer = t.array[i];
-      out.push_back(&scratch[i]);
+      out[i].type = nbt_type::long_tag;
+      out[i].integer = t.array[i];
     }
     return out;
   }
@@ -376,13 +374,12 @@ bool write_custom_model_data_lists(byte_writer& w, const nbt_tag& t, warning_sin
       warn("custom_model_data key " + short_text(e.key) + " dropped");
     }
   }
-  std::vector<nbt_tag> scratch;
-  auto numbers = [&](std::string_view key) -> std::vector<const nbt_tag*> {
+  auto numbers = [&](std::string_view key) -> std::vector<nbt_tag> {
     const auto* f = t.compound.find(key);
     if (f == nullptr) {
       return {};
     }
-    auto list = numeric_list(*f, scratch);
+    auto list = numeric_list(*f);
     if (!list) {
       warn("custom_model_data " + std::string(key) + " is not a list of numbers, left empty");
       return {};
@@ -391,13 +388,13 @@ bool write_custom_model_data_lists(byte_writer& w, const nbt_tag& t, warning_sin
   };
   const auto floats = numbers("floats");
   w.varint(static_cast<std::int32_t>(floats.size()));
-  for (const auto* f : floats) {
-    w.f32(java_float(*f));
+  for (const auto& f : floats) {
+    w.f32(java_float(f));
   }
   const auto flags = numbers("flags");
   w.varint(static_cast<std::int32_t>(flags.size()));
-  for (const auto* f : flags) {
-    w.boolean(java_bool(*f));
+  for (const auto& f : flags) {
+    w.boolean(java_bool(f));
   }
   std::vector<std::string> strings;
   if (const auto* s = t.compound.find("strings")) {
@@ -420,8 +417,8 @@ bool write_custom_model_data_lists(byte_writer& w, const nbt_tag& t, warning_sin
   }
   const auto colors = numbers("colors");
   w.varint(static_cast<std::int32_t>(colors.size()));
-  for (const auto* c : colors) {
-    w.i32(java_int(*c));
+  for (const auto& c : colors) {
+    w.i32(java_int(c));
   }
   return true;
 }
@@ -429,13 +426,12 @@ bool write_custom_model_data_lists(byte_writer& w, const nbt_tag& t, warning_sin
 // custom_model_data on 767: (int) floats[0].
 bool write_custom_model_data_varint(byte_writer& w, const nbt_tag& t, warning_sink& warn) {
   const nbt_tag* floats = t.type == nbt_type::compound_tag ? t.compound.find("floats") : nullptr;
-  std::vector<nbt_tag> scratch;
-  const auto list = floats != nullptr ? numeric_list(*floats, scratch) : std::nullopt;
+  const auto list = floats != nullptr ? numeric_list(*floats) : std::nullopt;
   if (!list || list->empty()) {
     warn("component minecraft:custom_model_data without floats dropped");
     return false;
   }
-  w.varint(java_d2i(static_cast<double>(java_float(*list->front()))));
+  w.varint(java_d2i(static_cast<double>(java_float(list->front()))));
   return true;
 }
 

@@ -212,6 +212,7 @@ public:
           break;
         }
       }
+      drop_empty_extra(out);
       return true;
     }
     if (j.IsObject()) {
@@ -277,6 +278,13 @@ private:
     c.entries.insert(c.entries.begin() + static_cast<std::ptrdiff_t>(at),
                      core::nbt_entry{"extra", list_tag()});
     return c.entries[at].value.list;
+  }
+
+  // An `extra` that ended up empty (its elements dropped) is left out, as vanilla writes none.
+  static void drop_empty_extra(core::nbt_compound& c) {
+    if (const auto* e = c.find("extra"); e != nullptr && e->list.empty()) {
+      std::erase_if(c.entries, [](const core::nbt_entry& x) { return x.key == "extra"; });
+    }
   }
 
   // An element of `extra` or `with`, always a compound; false when cut.
@@ -379,9 +387,7 @@ private:
             break;
           }
         }
-        if (auto* list = out.find("extra"); list != nullptr && list->list.empty()) {
-          std::erase_if(out.entries, [](const core::nbt_entry& e) { return e.key == "extra"; });
-        }
+        drop_empty_extra(out);
       }
     }
     // Style.

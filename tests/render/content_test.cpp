@@ -404,6 +404,13 @@ TEST_CASE("text: hostile input gives warnings and bounded output") {
   warn.clear();
   CHECK_BYTES(text("[]", 769, warn), string_nbt(""));
   CHECK(warn.size() == 1);
+  // Dropped siblings leave no empty extra behind.
+  warn.clear();
+  CHECK_BYTES(text(R"(["a",null])", 769, warn), string_nbt("a"));
+  CHECK(warn.size() == 1);
+  warn.clear();
+  CHECK_BYTES(text(R"({"text":"a","extra":[null]})", 769, warn), string_nbt("a"));
+  CHECK(warn.size() == 1);
   // Ill-formed UTF-8 becomes U+FFFD.
   warn.clear();
   CHECK_BYTES(text("\"a\xFF\"", 769, warn), bytes{}.u8(8).u16(4).raw("a\xEF\xBF\xBD").b);
