@@ -415,6 +415,26 @@ TEST_CASE("text: hostile input gives warnings and bounded output") {
   warn.clear();
   CHECK_BYTES(text("\"a\xFF\"", 769, warn), bytes{}.u8(8).u16(4).raw("a\xEF\xBF\xBD").b);
   CHECK(has_warning(warn, "UTF-8"));
+  // A lone surrogate escape is not JSON text here (the wire reader refuses it); an escaped NUL
+  // is written as modified UTF-8's C0 80.
+  warn.clear();
+  CHECK_BYTES(text(R"("\udc00")", 769, warn), string_nbt(""));
+  CHECK(has_warning(warn, "invalid text JSON"));
+  CHECK_BYTES(text(R"("a\u0000")"), bytes{}.u8(8).u16(3).raw("a\xC0\x80").b);
+  // Deeply nested SNBT is refused by the SNBT parser: an empty stack, a warning.
+  warn.clear();
+  {
+    std::string deep_snbt = "{id:\"stone\",components:{custom_data:";
+    for (int i = 0; i < 10000; ++i) {
+      deep_snbt += "{a:";
+    }
+    deep_snbt += "1" + std::string(10000, '}') + "}}";
+    std::string out;
+    byte_writer w(out);
+    write_item_stack(w, text_table(769), deep_snbt, nullptr, warn);
+    CHECK(out == std::string(1, '\0'));
+    CHECK(has_warning(warn, "invalid item SNBT"));
+  }
   // A 1 MB string: cut to 65535 bytes.
   warn.clear();
   const std::string big = "\"" + std::string(1 << 20, 'x') + "\"";
