@@ -21,6 +21,8 @@ namespace {
 constexpr std::int64_t max_entity_id = std::numeric_limits<std::int32_t>::max();
 /// Distinct content encodings kept per version before the cache starts over.
 constexpr std::size_t content_cache_limit = 4096;
+/// Distinct render.warning tuples remembered for "once per tuple" before the set starts over.
+constexpr std::size_t warned_limit = 65536;
 
 /// One version's encoding of a display's real content (render.md §5.4).
 struct content_value {
@@ -261,6 +263,9 @@ struct renderer::impl {
     append_sized(key, player_id);
     key.append(reinterpret_cast<const char*>(&protocol), sizeof protocol);
     key.append(message);
+    if (warned.size() >= warned_limit) {
+      warned.clear(); // bounded memory: a warning may then be repeated, never lost
+    }
     if (warned.insert(std::move(key)).second) {
       out->warnings.push_back(api::ev_render_warning{emote, node, player_id, protocol, message});
     }
