@@ -457,6 +457,36 @@ const config_key table[] = {
           c.metrics = *a;
           return std::nullopt;
         }),
+    // render.md §2
+    row("render.entity_id_base", config_type::integer, 1, int32_max, "1000000000",
+        "render-entity-id-base", "EMOTE_SIM_RENDER_ENTITY_ID_BASE", "N",
+        "the entity id of display handle 0; reserve [base, base + max displays] in the plugin",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.render.entity_id_base);
+        }),
+    row("render.display_range", config_type::integer, 1, 4096, "160", "render-display-range",
+        "EMOTE_SIM_RENDER_DISPLAY_RANGE", "BLOCKS",
+        "how far a viewer sees display entities (capped by its view distance)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.render.display_range);
+        }),
+    row("render.player_range", config_type::integer, 1, 4096, "512", "render-player-range",
+        "EMOTE_SIM_RENDER_PLAYER_RANGE", "BLOCKS",
+        "how far a viewer sees other players (capped by its view distance)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.render.player_range);
+        }),
+    row("render.view_distance", config_type::integer, 2, 32, "10", "render-view-distance",
+        "EMOTE_SIM_RENDER_VIEW_DISTANCE", "CHUNKS",
+        "the backend's server view distance (caps every viewer's)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.render.view_distance);
+        }),
+    row("render.uuid_seed", config_type::integer, int64_min, int64_max, "0", "render-uuid-seed",
+        "EMOTE_SIM_RENDER_UUID_SEED", "N", "mixed into every display entity's UUID",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.render.uuid_seed);
+        }),
     row("record", config_type::path, 0, 0, R"("")", "record", "EMOTE_SIM_RECORD", "FILE",
         "record the session as NDJSON (replay with `emote-sim replay FILE`; empty: off)",
         [](const config_key&, const config_value& v, server_config& c) {
@@ -475,6 +505,19 @@ const config_key table[] = {
 
 // Environment variables of the program that are not keys.
 constexpr std::string_view other_variables[] = {"EMOTE_SIM_CONFIG", "EMOTE_SIM_TOKEN"};
+
+// render.md §2: entity_id_base + M <= 2^31 - 1, M = max_active_display_entities (1,048,576
+// when 0, unlimited).
+problem render_id_problem(const server_config& c) {
+  const std::int64_t m = c.engine.max_active_display_entities == 0
+                             ? std::int64_t{1} << 20
+                             : c.engine.max_active_display_entities;
+  if (c.render.entity_id_base + m > int32_max) {
+    return bad("plus max_active_display_entities (" + std::to_string(m) +
+               ") must not exceed 2147483647");
+  }
+  return std::nullopt;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Positions
@@ -797,6 +840,16 @@ core::result<server_config, config_error> config_loader::build() const {
   }
   cfg.engine.disabled = policy->disabled();
   cfg.engine.permissions = policy->rules();
+
+  // render.md §2: every display's entity id fits in an int.
+  if (auto p = render_id_problem(cfg)) {
+    const config_key& k = *find_config_key("render.entity_id_base");
+    auto it = impl_->entries.find(k.name);
+    if (it == impl_->entries.end()) {
+      return failure{config_error{std::string(k.name), "defaults", p->message}};
+    }
+    return failure{error_at(k, it->second, *p)};
+  }
 
   // The effective configuration, in the file's shape: the keys some layer set, tokens blanked,
   // paths absolute (so a recording's header names the folder wherever replay runs).

@@ -13,6 +13,7 @@
 #include "engine/core/result.hpp"
 #include "engine/sim/engine.hpp"
 #include "protocol/listen_address.hpp"
+#include "render/renderer.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -54,6 +55,7 @@ struct server_config {
   clock_mode clock = clock_mode::realtime;
   std::int32_t tps = 20;
   sim::engine_config engine;
+  render::render_config render; ///< render.md §2
   auth_config auth;
   limits_config limits;
   std::optional<listen_address> metrics; ///< TCP address of the /metrics endpoint

@@ -6,6 +6,7 @@
 #include "engine/json/writer.hpp"
 #include "engine/world/player_fields.hpp"
 #include "protocol/item.hpp"
+#include "render/tables.hpp"
 
 #include <algorithm>
 #include <array>
@@ -282,7 +283,128 @@ bool read_field(checker& c, const Value& v, const std::string& path,
   return c.map_of(v, path, out, &checker::i32);
 }
 
+// The viewer fields (render.md §2), apart from the simulation's table: they change no player
+// state the engine reads.
+constexpr std::size_t max_profile_name_bytes = 256;
+constexpr std::size_t max_skin_textures = 64;
+constexpr std::size_t max_texture_bytes = 65536;
+
+bool nullable_i32(checker& c, const Value& v, const std::string& path,
+                  std::optional<std::optional<std::int32_t>>& out) {
+  if (v.IsNull()) {
+    out.emplace();
+    return true;
+  }
+  std::int32_t i = 0;
+  if (!c.i32(v, path, i)) {
+    return false;
+  }
+  out.emplace(i);
+  return true;
+}
+
+bool bounded_string(checker& c, const Value& v, const std::string& path, std::size_t max,
+                    std::string& out) {
+  if (!c.string(v, path, out)) {
+    return false;
+  }
+  if (out.size() > max) {
+    return c.fail(path, "must be at most " + std::to_string(max) + " bytes");
+  }
+  return true;
+}
+
+bool read_skin_textures(checker& c, const Value& v, std::map<std::string, api::skin_texture>& out) {
+  const std::string at = "$.skin_textures";
+  if (!v.IsObject()) {
+    return c.fail(at, "must be an object of \"<part>:<order>\" or \"default\" to textures");
+  }
+  if (v.MemberCount() > max_skin_textures) {
+    return c.fail(at, "must have at most " + std::to_string(max_skin_textures) + " entries");
+  }
+  for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
+    const std::string key(sv(m->name));
+    const std::string path = member_path(at, key);
+    if (!m->value.IsObject()) {
+      return c.fail(path, "must be an object with value and optional signature");
+    }
+    api::skin_texture t;
+    const Value* value = checker::find(m->value, "value");
+    if (value == nullptr) {
+      return c.fail(path + ".value", "is required");
+    }
+    if (!bounded_string(c, *value, path + ".value", max_texture_bytes, t.value)) {
+      return false;
+    }
+    if (const Value* sig = checker::find(m->value, "signature")) {
+      std::string s;
+      if (!bounded_string(c, *sig, path + ".signature", max_texture_bytes, s)) {
+        return false;
+      }
+      t.signature = std::move(s);
+    }
+    out[key] = std::move(t);
+  }
+  return true;
+}
+
+bool read_viewer_fields(checker& c, const Value& msg, api::viewer_fields& f) {
+  if (const Value* v = checker::find_raw(msg, "protocol")) {
+    if (!nullable_i32(c, *v, "$.protocol", f.protocol)) {
+      return false;
+    }
+    if (*f.protocol && render::find_version(**f.protocol) == nullptr) {
+      return c.fail("$.protocol", "is not a supported Minecraft protocol (supported: " +
+                                      std::string(render::supported_protocols_text()) +
+                                      "; null: not a viewer)");
+    }
+  }
+  if (const Value* v = checker::find_raw(msg, "entity_id")) {
+    if (!nullable_i32(c, *v, "$.entity_id", f.entity_id)) {
+      return false;
+    }
+  }
+  if (const Value* v = checker::find(msg, "view_distance")) {
+    std::int64_t d = 0;
+    if (!c.integer(*v, "$.view_distance", 2, 32, d)) {
+      return false;
+    }
+    f.view_distance = static_cast<std::int32_t>(d);
+  }
+  if (const Value* v = checker::find(msg, "name")) {
+    std::string n;
+    if (!bounded_string(c, *v, "$.name", max_profile_name_bytes, n)) {
+      return false;
+    }
+    f.name = std::move(n);
+  }
+  if (const Value* v = checker::find(msg, "glowing")) {
+    bool g = false;
+    if (!c.boolean(*v, "$.glowing", g)) {
+      return false;
+    }
+    f.glowing = g;
+  }
+  if (const Value* v = checker::find(msg, "skin_textures")) {
+    std::map<std::string, api::skin_texture> t;
+    if (!read_skin_textures(c, *v, t)) {
+      return false;
+    }
+    f.skin_textures = std::move(t);
+  }
+  if (const Value* v = checker::find(msg, "render_reset")) {
+    if (!v->IsBool() || !v->GetBool()) {
+      return c.fail("$.render_reset", "must be true (it is write-only)");
+    }
+    f.render_reset = true;
+  }
+  return true;
+}
+
 bool read_player_fields(checker& c, const Value& msg, F& f) {
+  if (!read_viewer_fields(c, msg, f.viewer)) {
+    return false;
+  }
   bool ok = true;
   world::for_each_player_field([&](const auto& field) {
     using T = typename std::decay_t<decltype(field)>::value_type;
@@ -424,13 +546,21 @@ body_result op_subscribe(checker& c, const Value& m) {
     }
   }
   const std::pair<std::string_view, bool*> flags[] = {
-      {"lossy", &s.lossy}, {"empty_frames", &s.empty_frames}, {"matrix", &s.filter.matrix}};
+      {"lossy", &s.lossy},
+      {"empty_frames", &s.empty_frames},
+      {"matrix", &s.filter.matrix},
+      {"packets", &s.filter.packets}};
   for (const auto& [name, out] : flags) {
     if (const Value* v = checker::find(m, name)) {
       if (!c.boolean(*v, member_path("$", name), *out)) {
         return std::nullopt;
       }
     }
+  }
+  if (s.filter.packets && s.lossy) {
+    // render.md §6: a dropped frame would leave the viewers' clients wrong.
+    c.fail("$.lossy", "cannot be combined with packets (a dropped frame would leave clients wrong)");
+    return std::nullopt;
   }
   return request_body{subscribe_request{std::move(s)}};
 }
@@ -486,6 +616,25 @@ body_result op_emote_info(checker& c, const Value& m) {
   return request_body{std::move(r)};
 }
 
+body_result op_render_resync(checker& c, const Value& m) {
+  render_resync_request r;
+  if (const Value* v = checker::find(m, "players")) {
+    if (!v->IsArray()) {
+      c.fail("$.players", "must be an array of player names");
+      return std::nullopt;
+    }
+    for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+      std::string p;
+      if (!c.string((*v)[i], index_path("$.players", i), p, true)) {
+        return std::nullopt;
+      }
+      r.players.push_back(std::move(p));
+    }
+    r.all = false;
+  }
+  return request_body{std::move(r)};
+}
+
 body_result op_emote_reload(checker&, const Value&) {
   return request_body{emote_reload_request{}};
 }
@@ -525,8 +674,13 @@ body_result op_player_join(checker& c, const Value& m) {
     return std::nullopt;
   }
   if (const Value* v = checker::find(m, "uuid")) {
-    std::string ignored;
-    if (!c.string(*v, "$.uuid", ignored)) {
+    std::string text;
+    if (!c.string(*v, "$.uuid", text)) {
+      return std::nullopt;
+    }
+    j.uuid = core::parse_uuid(text);
+    if (!j.uuid) {
+      c.fail("$.uuid", "must be a UUID like 0f8a1b2c-3d4e-5f60-7182-93a4b5c6d7e8");
       return std::nullopt;
     }
   }
@@ -814,6 +968,7 @@ constexpr std::array ops{
     op_entry{"emote.unregister", op_emote_unregister, true},
     op_entry{"cooldown.clear", op_cooldown_clear, true},
     op_entry{"clock.step", op_clock_step, true},
+    op_entry{"render.resync", op_render_resync, true},
 };
 
 const op_entry* find_op(std::string_view name) {

@@ -49,6 +49,11 @@ struct emote_info_request {
   std::string emote;
 };
 struct emote_reload_request {};
+/// render.resync (render.md §4 rule 5): the listed viewers, or every viewer.
+struct render_resync_request {
+  bool all = true;
+  std::vector<std::string> players;
+};
 struct emote_register_request {
   std::string document; ///< the `document` object as compact JSON text
 };
@@ -56,7 +61,7 @@ struct emote_register_request {
 using request_body =
     std::variant<hello_request, ping_request, bye_request, subscribe_request, clock_step_request,
                  state_get_request, emote_list_request, emote_info_request, emote_reload_request,
-                 emote_register_request, api::input>;
+                 emote_register_request, render_resync_request, api::input>;
 
 struct request {
   request_id id;

@@ -1,5 +1,6 @@
 #include "protocol/encode.hpp"
 
+#include "engine/core/base64.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
 
@@ -104,6 +105,28 @@ void text_component(json_out& o, const std::string& text_json) {
   }
 }
 
+/// A display's content members by kind, as display.spawn writes them (protocol.md §6).
+void display_content(json_out& o, api::display_kind kind, const std::string& item,
+                     const std::string& item_display, const std::string& block,
+                     const std::string& text_json) {
+  switch (kind) {
+  case api::display_kind::item:
+    o.raw(R"(,"item":)");
+    o.str(item);
+    o.raw(R"(,"item_display":)");
+    o.str(item_display);
+    break;
+  case api::display_kind::block:
+    o.raw(R"(,"block":)");
+    o.str(block);
+    break;
+  case api::display_kind::text:
+    o.raw(R"(,"text":)");
+    text_component(o, text_json);
+    break;
+  }
+}
+
 struct event_writer {
   json_out& o;
   bool matrix;
@@ -177,19 +200,7 @@ struct event_writer {
     key_str(R"(,"node":)", e.node);
     key_str(R"(,"space":)", api::name(e.space));
     key_str(R"(,"kind":)", api::name(e.kind));
-    switch (e.kind) {
-    case api::display_kind::item:
-      key_str(R"(,"item":)", e.item);
-      key_str(R"(,"item_display":)", e.item_display);
-      break;
-    case api::display_kind::block:
-      key_str(R"(,"block":)", e.block);
-      break;
-    case api::display_kind::text:
-      o.raw(R"(,"text":)");
-      text_component(o, e.text_json);
-      break;
-    }
+    display_content(o, e.kind, e.item, e.item_display, e.block, e.text_json);
     if (e.entity_nbt) {
       key_str(R"(,"entity_nbt":)", *e.entity_nbt);
     }
@@ -452,7 +463,10 @@ void encode_frame(std::string& out, const api::frame& f, bool matrix) {
   out.append(frame_tail);
 }
 
-void frame_encoder::begin(const api::frame& f) {
+void frame_encoder::begin(const api::frame& f, frame_packets packets) {
+  packets_ = packets;
+  packets_member_.clear();
+  packets_ready_ = false;
   for (api::session_id s : ended_sessions_) {
     session_dimension_.erase(s);
   }
@@ -569,6 +583,16 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
     std::visit(w, events[i]);
     ++count;
   }
+  if (filter.packets && !packets_.empty()) {
+    if (!packets_ready_) {
+      encode_packets_member(packets_member_, packets_);
+      packets_ready_ = true;
+    }
+    o.ch(']');
+    o.raw(packets_member_);
+    o.raw("}\n");
+    return;
+  }
   o.raw(frame_tail);
 }
 
@@ -581,9 +605,36 @@ std::shared_ptr<const encoded_frame> frame_encoder::encode(const frame_filter& f
   auto b = take_buffer();
   if (frame_ != nullptr) {
     write(b->line, filter, b->event_count);
+    b->packet_count = filter.packets && !packets_.empty() ? packets_.output->entries.size() : 0;
   }
   cache_.emplace_back(filter, b);
   return b;
+}
+
+void encode_packets_member(std::string& out, const frame_packets& packets) {
+  json_out o(out);
+  o.raw(R"(,"packets":[)");
+  if (packets.output != nullptr) {
+    const render::render_output& r = *packets.output;
+    for (std::size_t i = 0; i < r.entries.size(); ++i) {
+      const render::packet_entry& e = r.entries[i];
+      o.raw(i == 0 ? R"({"to":[)" : R"(,{"to":[)");
+      bool first = true;
+      for (const std::uint32_t who : r.to(e)) {
+        if (!first) {
+          o.ch(',');
+        }
+        first = false;
+        o.str(who < packets.names.size() ? std::string_view(packets.names[who]) : "");
+      }
+      o.raw(R"(],"protocol":)");
+      o.i64(e.protocol);
+      o.raw(R"(,"data":")");
+      core::append_base64(out, r.bytes(e));
+      o.raw(R"("})");
+    }
+  }
+  o.ch(']');
 }
 
 void encode_ok(std::string& out, const request_id& id, api::tick_number tick,
@@ -676,7 +727,8 @@ void encode_bye(std::string& out, std::string_view reason) {
   o.raw("}\n");
 }
 
-void encode_state_members(std::string& out, const sim::state_snapshot& s) {
+void encode_state_members(std::string& out, const sim::state_snapshot& s,
+                          std::span<const render::display_info> displays) {
   json_out o(out);
   o.raw(R"(,"players":[)");
   for (std::size_t i = 0; i < s.players.size(); ++i) {
@@ -731,6 +783,30 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s) {
     o.str(c.state);
     o.raw(R"(,"remaining_ticks":)");
     o.i64(c.remaining_ticks);
+    o.ch('}');
+  }
+  o.raw(R"(],"displays":[)");
+  for (std::size_t i = 0; i < displays.size(); ++i) {
+    const auto& d = displays[i];
+    o.raw(i == 0 ? R"({"handle":)" : R"(,{"handle":)");
+    o.i64(d.handle);
+    o.raw(R"(,"session":)");
+    o.i64(d.session);
+    o.raw(R"(,"node":)");
+    o.str(d.node);
+    o.raw(R"(,"kind":)");
+    o.str(api::name(d.kind));
+    display_content(o, d.kind, d.item, d.item_display, d.block, d.text_json);
+    o.raw(R"(,"dimension":)");
+    o.str(d.dimension);
+    o.raw(R"(,"position":)");
+    vec3(o, d.position);
+    o.raw(R"(,"yaw":)");
+    o.f32(d.yaw);
+    o.raw(R"(,"transform":)");
+    transform(o, d.transform, false);
+    o.raw(R"(,"visible":)");
+    o.boolean(d.visible);
     o.ch('}');
   }
   o.ch(']');

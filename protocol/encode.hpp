@@ -10,6 +10,7 @@
 #include "engine/api/types.hpp"
 #include "engine/core/diagnostic.hpp"
 #include "engine/sim/engine.hpp"
+#include "render/renderer.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,9 @@ struct frame_filter {
   /// dimension (display.*, command, callback); lifecycle records always pass.
   std::vector<std::string> dimensions;
   bool matrix = false;
+  /// `"packets": true` (render.md §6): frames carry the viewers' packet entries after the events,
+  /// and a frame with packets goes out even when no event passes.
+  bool packets = false;
   friend bool operator==(const frame_filter&, const frame_filter&) = default;
 };
 
@@ -57,8 +61,20 @@ inline frame_filter full_filter() {
 /// One encoded frame line, `{"op":"frame","tick":N,"events":[...]}\n`.
 struct encoded_frame {
   std::string line;
-  std::size_t event_count = 0; ///< events that passed the filter (0: only for empty_frames)
+  std::size_t event_count = 0;  ///< events that passed the filter (0: only for empty_frames)
+  std::size_t packet_count = 0; ///< packet entries (packets filters only)
 };
+
+/// The packet part of a frame (render.md §6): the renderer's output of the tick and the player
+/// keys its recipient indexes refer to.
+struct frame_packets {
+  const render::render_output* output = nullptr;
+  std::span<const std::string> names;
+  [[nodiscard]] bool empty() const noexcept { return output == nullptr || output->entries.empty(); }
+};
+
+/// Append `,"packets":[{"to":[...],"protocol":P,"data":"<base64>"},...]`.
+void encode_packets_member(std::string& out, const frame_packets& packets);
 
 /// The same line with `,"dropped":N` before its closing brace (lossy subscribers).
 std::string with_dropped(std::string_view frame_line, std::uint64_t dropped);
@@ -85,7 +101,7 @@ class frame_encoder {
 public:
   /// Start a new frame. `f` must stay valid while encode() is called for it; with the Engine that
   /// means encoding every variant needed before its next apply() or step().
-  void begin(const api::frame& f);
+  void begin(const api::frame& f, frame_packets packets = {});
   /// The frame's line for `filter`, encoded at most once per frame and filter.
   std::shared_ptr<const encoded_frame> encode(const frame_filter& filter);
 
@@ -98,6 +114,9 @@ private:
   std::shared_ptr<encoded_frame> take_buffer();
 
   const api::frame* frame_ = nullptr;
+  frame_packets packets_;
+  std::string packets_member_; ///< encode_packets_member of packets_, once per frame
+  bool packets_ready_ = false;
   // Per event of the current frame: its dimension, or empty when it has none (worked out on the
   // first dimension-filtered encode of the frame).
   std::vector<std::string_view> event_dimension_;
@@ -148,7 +167,10 @@ void encode_bye(std::string& out, std::string_view reason = {});
 // Results of the query ops, as reply members (each starts with ',')
 
 /// `,"players":[...],"sessions":[...],"cooldowns":[...]`
-void encode_state_members(std::string& out, const sim::state_snapshot& s);
+/// state.get's members: players, sessions, cooldowns, and the live displays (render.md §4:
+/// what a consumer arriving mid-emote needs to rebuild the scene).
+void encode_state_members(std::string& out, const sim::state_snapshot& s,
+                          std::span<const render::display_info> displays);
 
 /// One `emote.list` entry (protocol.md §4).
 struct emote_summary {

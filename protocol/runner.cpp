@@ -2,6 +2,8 @@
 
 #include "engine/json/writer.hpp"
 
+#include <algorithm>
+
 namespace emote::protocol {
 
 using json::json_out;
@@ -33,7 +35,23 @@ struct executor {
   outcome operator()(const ping_request&) { return ok(); }
   outcome operator()(const state_get_request& q) {
     std::string members;
-    encode_state_members(members, host.state(q.player));
+    const sim::state_snapshot snapshot = host.state(q.player);
+    std::vector<render::display_info> displays = host.displays();
+    if (q.player) {
+      // Only the displays of the sessions the snapshot reports.
+      std::erase_if(displays, [&](const render::display_info& d) {
+        return std::none_of(snapshot.sessions.begin(), snapshot.sessions.end(),
+                            [&](const auto& s) { return s.session == d.session; });
+      });
+    }
+    encode_state_members(members, snapshot, displays);
+    return ok(members);
+  }
+  outcome operator()(const render_resync_request& q) {
+    std::string members;
+    json_out o(members);
+    o.raw(R"(,"viewers":)");
+    o.i64(host.render_resync(q));
     return ok(members);
   }
   outcome operator()(const emote_list_request&) {

@@ -50,6 +50,15 @@ public:
   virtual reload_outcome reload() = 0;
   /// emote.register: the registered id, or the document's diagnostics as bad_request.
   virtual core::result<std::string, api::error> register_emote(std::string_view document_json) = 0;
+
+  // Rendering (render.md)
+  /// The live displays, ascending handle.
+  [[nodiscard]] virtual std::vector<render::display_info> displays() const = 0;
+  /// render.resync: the next tracking pass resyncs these viewers (every viewer when `all`); the
+  /// number of viewers concerned.
+  virtual std::int64_t render_resync(const render_resync_request& r) = 0;
+  /// The packet entries of the last step() and the player keys they name; valid like its frame.
+  [[nodiscard]] virtual frame_packets packets() const = 0;
 };
 
 /// What executing a request came to, for whoever counts and logs it (the server's metrics): the

@@ -86,7 +86,7 @@ int cmd_replay(std::span<const std::string_view> argv) {
     }
   }
 
-  auto host = make_serve_host(emotes, cfg->engine);
+  auto host = make_serve_host(emotes, cfg->engine, cfg->render);
   if (!host) {
     std::fprintf(stderr, "replay: %s\n", host.error().c_str());
     return 2;

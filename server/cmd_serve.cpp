@@ -65,7 +65,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
     spdlog::info("configuration: {}", cfg.config_file.string());
   }
 
-  auto host = make_serve_host(cfg.emotes, cfg.engine);
+  auto host = make_serve_host(cfg.emotes, cfg.engine, cfg.render);
   if (!host) {
     spdlog::critical("{}", host.error());
     return 1;

@@ -1,7 +1,9 @@
 #include "server/engine_host.hpp"
 
 #include "engine/content/model.hpp"
+#include "engine/world/player.hpp"
 
+#include <algorithm>
 #include <variant>
 
 namespace emote::server {
@@ -22,19 +24,22 @@ std::string added_id(const content::catalog& base, const content::catalog& added
 
 engine_host::engine_host(std::shared_ptr<content_loader> loader,
                          std::vector<std::filesystem::path> roots, sim::engine_config config,
-                         loaded_content content)
+                         render::render_config render, loaded_content content)
     : loader_(std::move(loader)), roots_(std::move(roots)), config_(std::move(config)),
-      engine_(std::make_unique<sim::engine>(std::move(content.catalog), config_)) {}
+      engine_(std::make_unique<sim::engine>(std::move(content.catalog), config_)),
+      renderer_(render) {}
 
 core::result<std::unique_ptr<engine_host>, std::string>
 engine_host::create(std::shared_ptr<content_loader> loader,
-                    std::vector<std::filesystem::path> roots, sim::engine_config config) {
+                    std::vector<std::filesystem::path> roots, sim::engine_config config,
+                    render::render_config render) {
   auto content = loader->load(roots, config.disabled, {});
   if (!content) {
     return core::failure{std::move(content.error())};
   }
-  return std::unique_ptr<engine_host>(
-      new engine_host(std::move(loader), std::move(roots), std::move(config), std::move(*content)));
+  return std::unique_ptr<engine_host>(new engine_host(std::move(loader), std::move(roots),
+                                                      std::move(config), render,
+                                                      std::move(*content)));
 }
 
 api::tick_number engine_host::tick() const {
@@ -56,7 +61,45 @@ api::reply engine_host::apply(const api::input& in) {
 }
 
 const api::frame& engine_host::step() {
-  return engine_->step();
+  api::frame& f = engine_->step();
+  engine_->players(players_);
+  renderer_.step(f, players_, packets_);
+  // render.md §5.4: the renderer's warnings come last in the frame.
+  for (auto& w : packets_.warnings) {
+    f.events.emplace_back(std::move(w));
+  }
+  player_names_.clear();
+  if (!packets_.entries.empty()) {
+    player_names_.reserve(players_.size());
+    for (const world::player_state* p : players_) {
+      player_names_.push_back(p->id);
+    }
+  }
+  return f;
+}
+
+std::vector<render::display_info> engine_host::displays() const {
+  return renderer_.displays();
+}
+
+std::int64_t engine_host::render_resync(const protocol::render_resync_request& r) {
+  engine_->players(players_);
+  std::int64_t viewers = 0;
+  for (const world::player_state* p : players_) {
+    const bool listed =
+        r.all || std::find(r.players.begin(), r.players.end(), p->id) != r.players.end();
+    viewers += listed && p->protocol ? 1 : 0;
+  }
+  if (r.all) {
+    renderer_.resync_all();
+  } else {
+    renderer_.resync(r.players);
+  }
+  return viewers;
+}
+
+protocol::frame_packets engine_host::packets() const {
+  return protocol::frame_packets{&packets_, player_names_};
 }
 
 sim::state_snapshot engine_host::state(const std::optional<std::string>& player) const {

@@ -4,6 +4,7 @@
 
 #include "engine/sim/engine.hpp"
 #include "protocol/runner.hpp"
+#include "render/renderer.hpp"
 #include "server/content_loader.hpp"
 
 #include <filesystem>
@@ -18,7 +19,7 @@ public:
   /// Load the content and build an Engine on it.
   static core::result<std::unique_ptr<engine_host>, std::string>
   create(std::shared_ptr<content_loader> loader, std::vector<std::filesystem::path> roots,
-         sim::engine_config config);
+         sim::engine_config config, render::render_config render = {});
 
   [[nodiscard]] api::tick_number tick() const override;
   api::reply apply(const api::input& in) override;
@@ -29,12 +30,15 @@ public:
   [[nodiscard]] std::int64_t emote_count() const override;
   reload_outcome reload() override;
   core::result<std::string, api::error> register_emote(std::string_view document_json) override;
+  [[nodiscard]] std::vector<render::display_info> displays() const override;
+  std::int64_t render_resync(const protocol::render_resync_request& r) override;
+  [[nodiscard]] protocol::frame_packets packets() const override;
 
   [[nodiscard]] sim::engine& engine() noexcept { return *engine_; }
 
 private:
   engine_host(std::shared_ptr<content_loader> loader, std::vector<std::filesystem::path> roots,
-              sim::engine_config config, loaded_content content);
+              sim::engine_config config, render::render_config render, loaded_content content);
 
   std::shared_ptr<content_loader> loader_;
   std::vector<std::filesystem::path> roots_;
@@ -42,6 +46,11 @@ private:
   std::vector<std::string> registered_;     ///< emote.register documents, in order
   std::vector<std::string> registered_ids_; ///< their ids (same order)
   std::unique_ptr<sim::engine> engine_;
+  // Rendering (render.md): stepped after every engine step, whether or not anyone subscribed.
+  render::renderer renderer_;
+  std::vector<const world::player_state*> players_; ///< join order, at the last step
+  std::vector<std::string> player_names_;           ///< their keys, when packets were made
+  render::render_output packets_;
 };
 
 } // namespace emote::server

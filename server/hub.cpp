@@ -333,6 +333,10 @@ void hub::handle_request(client& cl, const std::string& line) {
   }
   if (const auto* s = std::get_if<protocol::subscribe_request>(&r.body)) {
     cl.sub = s->subscription;
+    if (cl.sub->filter.packets) {
+      // render.md §4 rule 5: the new packets subscriber starts from a resync of every viewer.
+      host_.render_resync(protocol::render_resync_request{});
+    }
     if (protocol::needs_reply(r.id, true)) {
       std::string out;
       protocol::encode_ok(out, r.id, tick);
@@ -445,7 +449,8 @@ void hub::continue_steps() {
 void hub::run_tick() {
   const api::frame& f = host_.step();
   const bool has_events = !f.events.empty();
-  encoder_.begin(f);
+  const protocol::frame_packets packets = host_.packets();
+  encoder_.begin(f, packets);
   if (has_events) {
     ++metrics_.frames_total;
     if (rec_ != nullptr) {
@@ -453,11 +458,16 @@ void hub::run_tick() {
     }
   }
   for (auto& [id, cl] : clients_) {
-    if (!cl.sub || !cl.conn || cl.disconnected || (!has_events && !cl.sub->empty_frames)) {
+    if (!cl.sub || !cl.conn || cl.disconnected) {
+      continue;
+    }
+    // render.md §6: a frame with packets goes to a packets subscriber even without events.
+    const bool has_packets = cl.sub->filter.packets && !packets.empty();
+    if (!has_events && !has_packets && !cl.sub->empty_frames) {
       continue;
     }
     auto encoded = encoder_.encode(cl.sub->filter);
-    if (encoded->event_count == 0 && !cl.sub->empty_frames) {
+    if (encoded->event_count == 0 && encoded->packet_count == 0 && !cl.sub->empty_frames) {
       continue;
     }
     // Aliasing: the line shares ownership of the encoder's buffer; no copy per subscriber.

@@ -29,9 +29,10 @@ private:
 } // namespace
 
 core::result<std::unique_ptr<serve_host>, std::string>
-make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config) {
+make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config,
+                const render::render_config& render) {
   std::shared_ptr<content_loader> loader = make_content_loader();
-  auto host = engine_host::create(std::move(loader), {emotes}, config);
+  auto host = engine_host::create(std::move(loader), {emotes}, config, render);
   if (!host) {
     return core::failure{std::string("cannot load emotes from '") + emotes.string() +
                          "': " + host.error()};

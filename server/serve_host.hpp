@@ -23,6 +23,7 @@ public:
 
 /// Load `emotes` and build the Engine. Fails when the folder cannot be read.
 core::result<std::unique_ptr<serve_host>, std::string>
-make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config);
+make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config,
+                const render::render_config& render = {});
 
 } // namespace emote::server

@@ -118,4 +118,49 @@ bool is_blank(std::string_view utf8) noexcept {
   return true;
 }
 
+std::optional<std::array<std::uint8_t, 16>> parse_uuid(std::string_view s) noexcept {
+  const bool dashed = s.size() == 36;
+  if (!dashed && s.size() != 32) {
+    return std::nullopt;
+  }
+  std::array<std::uint8_t, 16> out{};
+  std::size_t nibble = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (dashed && (i == 8 || i == 13 || i == 18 || i == 23)) {
+      if (c != '-') {
+        return std::nullopt;
+      }
+      continue;
+    }
+    int v = 0;
+    if (c >= '0' && c <= '9') {
+      v = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      v = c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+      v = c - 'A' + 10;
+    } else {
+      return std::nullopt;
+    }
+    out[nibble / 2] = static_cast<std::uint8_t>(out[nibble / 2] | (nibble % 2 == 0 ? v << 4 : v));
+    ++nibble;
+  }
+  return out;
+}
+
+std::string uuid_text(const std::array<std::uint8_t, 16>& u) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) {
+      out.push_back('-');
+    }
+    out.push_back(digits[u[i] >> 4]);
+    out.push_back(digits[u[i] & 0xF]);
+  }
+  return out;
+}
+
 } // namespace emote::core

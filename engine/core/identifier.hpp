@@ -1,6 +1,8 @@
 #pragma once
 // Identifiers and resource locations (formats.md §2.2), and Java's notion of blank (§2.1).
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,5 +38,11 @@ std::string_view java_trim(std::string_view s) noexcept;
 
 /// Empty or only Java whitespace (UTF-8 input; ill-formed bytes count as non-blank).
 bool is_blank(std::string_view utf8) noexcept;
+
+/// A UUID in its `8-4-4-4-12` hexadecimal form or as 32 hexadecimal digits (either case): the
+/// 16 bytes, big-endian; nullopt for anything else.
+std::optional<std::array<std::uint8_t, 16>> parse_uuid(std::string_view s) noexcept;
+/// The lower-case `8-4-4-4-12` form.
+std::string uuid_text(const std::array<std::uint8_t, 16>& u);
 
 } // namespace emote::core

@@ -836,7 +836,7 @@ struct engine::impl final : rules::idle_host {
     records.clear();
   }
 
-  const frame& step() {
+  frame& step() {
     open_tick();
     // End of P1: the idle pass.
     if (now % 10 == 0 && !shutting_down) {
@@ -873,7 +873,7 @@ reply engine::apply(const input& in) {
   return std::visit([this](const auto& v) { return impl_->apply(v); }, in);
 }
 
-const frame& engine::step() {
+frame& engine::step() {
   return impl_->step();
 }
 

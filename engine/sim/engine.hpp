@@ -106,8 +106,9 @@ public:
 
   /// Run the rest of the current tick (idle pass, P2..P5) and return its frame. The reference
   /// (and the string data inside) stays valid until the next call to apply() or step() (or
-  /// reload(), replace_catalog(), shutdown()).
-  const frame& step();
+  /// reload(), replace_catalog(), shutdown()). The caller may append the records it derives
+  /// from the frame (the renderer's render.warning, render.md §5.4).
+  frame& step();
 
   /// Stop every playback with RELOAD (their records go to the next frame) and use `catalog`
   /// from now on. Cooldowns survive.

@@ -66,3 +66,16 @@ TEST_CASE("UTF-8 sanitising replaces each maximal ill-formed subpart") {
   CHECK(out.size() == 15);
   CHECK(utf16_length("a\xf0\x9f\x98\x80") == 3);
 }
+
+TEST_CASE("UUIDs: dashed and plain hexadecimal, either case; anything else refused") {
+  const auto u = emote::core::parse_uuid("0F8A1B2C-3d4e-5f60-7182-93a4b5c6d7e8");
+  REQUIRE(u);
+  CHECK((*u)[0] == 0x0f);
+  CHECK((*u)[15] == 0xe8);
+  CHECK(emote::core::uuid_text(*u) == "0f8a1b2c-3d4e-5f60-7182-93a4b5c6d7e8");
+  CHECK(emote::core::parse_uuid("0f8a1b2c3d4e5f60718293a4b5c6d7e8") == u);
+  CHECK_FALSE(emote::core::parse_uuid("0000"));
+  CHECK_FALSE(emote::core::parse_uuid("0f8a1b2c-3d4e-5f60-7182-93a4b5c6d7eg"));
+  CHECK_FALSE(emote::core::parse_uuid("0f8a1b2c+3d4e-5f60-7182-93a4b5c6d7e8"));
+  CHECK_FALSE(emote::core::parse_uuid(""));
+}

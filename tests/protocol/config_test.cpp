@@ -457,3 +457,42 @@ TEST_CASE("JSON text from the environment names the variable, line and column") 
   CHECK(err->text() ==
         "config: listen (from EMOTE_SIM_LISTEN:1:6): invalid JSON: unexpected end of input");
 }
+
+TEST_CASE("render keys (render.md §2): defaults, layers and the entity id range") {
+  const server_config d = build_ok(config_loader{});
+  CHECK(d.render.entity_id_base == 1000000000);
+  CHECK(d.render.display_range == 160);
+  CHECK(d.render.player_range == 512);
+  CHECK(d.render.view_distance == 10);
+  CHECK(d.render.uuid_seed == 0);
+
+  config_loader l;
+  REQUIRE_FALSE(l.add_json(R"({"render": {"entity_id_base": 1000, "display_range": 96,
+                                          "view_distance": 6, "uuid_seed": -5}})",
+                           "a.json", "."));
+  REQUIRE_FALSE(l.set("render.player_range", "64", "--render-player-range"));
+  const server_config c = build_ok(l);
+  CHECK(c.render.entity_id_base == 1000);
+  CHECK(c.render.display_range == 96);
+  CHECK(c.render.player_range == 64);
+  CHECK(c.render.view_distance == 6);
+  CHECK(c.render.uuid_seed == -5);
+
+  // entity_id_base + M <= 2^31 - 1, M = max_active_display_entities (2^20 when 0).
+  config_loader edge;
+  REQUIRE_FALSE(edge.add_json(R"({"render": {"entity_id_base": 2147483135}})", "a.json", "."));
+  CHECK(build_ok(edge).render.entity_id_base == 2147483135); // + 512 = 2^31 - 1
+  config_loader over;
+  REQUIRE_FALSE(over.add_json(R"({"render": {"entity_id_base": 2147483136}})", "b.json", "."));
+  CHECK(build_error(over) ==
+        "config: render.entity_id_base (from b.json): plus max_active_display_entities (512) "
+        "must not exceed 2147483647");
+  config_loader unlimited;
+  REQUIRE_FALSE(unlimited.add_json(
+      R"({"max_active_display_entities": 0, "render": {"entity_id_base": 2146435072}})", "c.json",
+      "."));
+  CHECK(build_error(unlimited).find("(1048576)") != std::string::npos);
+  config_loader vd;
+  REQUIRE_FALSE(vd.set("render.view_distance", "40", "--render-view-distance"));
+  CHECK(build_error(vd).find("between 2 and 32") != std::string::npos);
+}

@@ -117,7 +117,7 @@ TEST_CASE("hello") {
 
 TEST_CASE("player.join with state fields") {
   auto r = ok(
-      R"({"op":"player.join","id":1,"player":"alice","uuid":"0000","position":[0,64,0.5],"yaw":-90,)"
+      R"({"op":"player.join","id":1,"player":"alice","uuid":"0f8a1b2c-3d4e-5f60-7182-93a4b5c6d7e8","position":[0,64,0.5],"yaw":-90,)"
       R"("dimension":"the_nether","game_mode":"creative","vehicle":null,"sneaking":true,)"
       R"("velocity":[0,-0.08,0],"main_arm":"left","right_hand":"bow","left_hand":null,)"
       R"("head":"{id:\"minecraft:crossbow\",count:1,components:{\"minecraft:charged_projectiles\":[{id:\"minecraft:arrow\",count:1}]}}",)"
@@ -372,7 +372,8 @@ TEST_CASE("observer ops and controller ops") {
        {R"({"op":"player.join","player":"a","position":[0,0,0]})",
         R"({"op":"player.leave","player":"a"})", R"({"op":"emote.stop_all"})",
         R"({"op":"emote.reload"})", R"({"op":"world.clear"})", R"({"op":"cooldown.clear"})",
-        R"({"op":"clock.step"})", R"({"op":"emote.unregister","emote":"a:b"})"}) {
+        R"({"op":"clock.step"})", R"({"op":"emote.unregister","emote":"a:b"})",
+        R"({"op":"render.resync"})"}) {
     CHECK(controller_only(ok(line)));
   }
   auto e = forbidden_error("emote.play");
@@ -389,4 +390,69 @@ TEST_CASE("the record copy is compact, exact and token-free") {
   CHECK(input_of<api::player_update>(again).fields.position ==
         input_of<api::player_update>(r).fields.position);
   CHECK(again.record == r.record);
+}
+
+TEST_CASE("viewer fields (render.md §2)") {
+  auto r = ok(R"({"op":"player.join","player":"alice","position":[0,64,0],"protocol":769,)"
+              R"("entity_id":42,"view_distance":12,"name":"Alice_1","glowing":true,)"
+              R"("skin_textures":{"head:0":{"value":"dGV4","signature":"c2ln"},"default":{"value":"ZGVm"}},)"
+              R"("uuid":"0f8a1b2c3d4e5f60718293a4b5c6d7e8"})");
+  const auto& j = input_of<api::player_join>(r);
+  REQUIRE(j.fields.viewer.protocol);
+  CHECK(*j.fields.viewer.protocol == 769);
+  CHECK(*j.fields.viewer.entity_id == 42);
+  CHECK(*j.fields.viewer.view_distance == 12);
+  CHECK(*j.fields.viewer.name == "Alice_1");
+  CHECK(*j.fields.viewer.glowing);
+  REQUIRE(j.fields.viewer.skin_textures);
+  CHECK(j.fields.viewer.skin_textures->at("head:0").value == "dGV4");
+  CHECK(*j.fields.viewer.skin_textures->at("head:0").signature == "c2ln");
+  CHECK_FALSE(j.fields.viewer.skin_textures->at("default").signature);
+  REQUIRE(j.uuid);
+  CHECK((*j.uuid)[0] == 0x0f);
+
+  // null: no longer a viewer; render_reset is write-only true.
+  auto u = ok(R"({"op":"player.update","player":"alice","protocol":null,"render_reset":true})");
+  const auto& up = input_of<api::player_update>(u);
+  REQUIRE(up.fields.viewer.protocol);
+  CHECK_FALSE(*up.fields.viewer.protocol);
+  CHECK(up.fields.viewer.render_reset);
+  CHECK(ok(R"({"op":"player.update","player":"alice","yaw":3})").body.index() ==
+        ok(R"({"op":"player.update","player":"alice","protocol":775})").body.index());
+
+  // K22: a protocol outside the supported list names the list.
+  const auto k22 = err(R"({"op":"player.update","player":"alice","protocol":700})");
+  CHECK(k22.error.code == api::error_code::bad_request);
+  CHECK(k22.error.path == "$.protocol");
+  CHECK(k22.error.message.find("767") != std::string::npos);
+  CHECK(k22.error.message.find("775") != std::string::npos);
+  bad(R"({"op":"player.update","player":"alice","protocol":1099511627776})", "$.protocol");
+  bad(R"({"op":"player.update","player":"alice","protocol":"769"})", "$.protocol");
+  bad(R"({"op":"player.update","player":"alice","view_distance":1})", "$.view_distance");
+  bad(R"({"op":"player.update","player":"alice","view_distance":33})", "$.view_distance");
+  bad(R"({"op":"player.update","player":"alice","render_reset":false})", "$.render_reset");
+  bad(R"({"op":"player.update","player":"alice","skin_textures":{"head:0":{}}})",
+      "$.skin_textures.head:0.value");
+  bad(R"({"op":"player.update","player":"alice","skin_textures":[]})", "$.skin_textures");
+  bad(R"({"op":"player.update","player":"alice","name":")" + std::string(257, 'a') + R"("})",
+      "$.name");
+  bad(R"({"op":"player.join","player":"bob","position":[0,0,0],"uuid":"0000"})", "$.uuid");
+}
+
+TEST_CASE("subscribe with packets; render.resync") {
+  auto s = ok(R"({"op":"subscribe","packets":true})");
+  CHECK(std::get<subscribe_request>(s.body).subscription.filter.packets);
+  CHECK_FALSE(std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body)
+                  .subscription.filter.packets);
+  // K27: packets and lossy cannot go together.
+  bad(R"({"op":"subscribe","packets":true,"lossy":true})", "$.lossy");
+
+  auto all = ok(R"({"op":"render.resync"})");
+  CHECK(std::get<render_resync_request>(all.body).all);
+  auto some = ok(R"({"op":"render.resync","players":["alice","bob"]})");
+  const auto& q = std::get<render_resync_request>(some.body);
+  CHECK_FALSE(q.all);
+  CHECK(q.players == std::vector<std::string>{"alice", "bob"});
+  bad(R"({"op":"render.resync","players":"alice"})", "$.players");
+  bad(R"({"op":"render.resync","players":[""]})", "$.players[0]");
 }

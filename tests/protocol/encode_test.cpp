@@ -395,7 +395,7 @@ TEST_CASE("query results") {
   st.sessions = {{1, "fx:handshake", "OFFERING", 4, "alice", std::nullopt}};
   st.cooldowns = {{"alice", "fx:handshake", "cooldown", 96}};
   std::string s;
-  encode_state_members(s, st);
+  encode_state_members(s, st, {});
   CHECK(
       s ==
       R"(,"players":[{"player":"alice","session":1,"role":"initiator","reserved":false},{"player":"bob","session":null,"role":null,"reserved":true}],)"

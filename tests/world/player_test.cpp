@@ -305,3 +305,60 @@ TEST_CASE("eye_in_water comes from the world until the client reports it") {
   REQUIRE(w.set("minecraft:overworld", {-1, 65, -1}, block_kind::water));
   CHECK(eye_in_water(q, w));
 }
+
+TEST_CASE("viewer fields: client resets bump client_epoch (render.md §4 rule 4)") {
+  api::player_fields join;
+  join.position = dvec3{0, 64, 0};
+  join.viewer.protocol = 769;
+  join.viewer.entity_id = 42;
+  player_state p = make_player("alice", join, 0);
+  CHECK(*p.protocol == 769);
+  CHECK(*p.entity_id == 42);
+  const auto epoch = p.client_epoch;
+
+  auto bump = [&](const api::player_fields& f) {
+    const auto before = p.client_epoch;
+    const auto c = apply_update(p, f, 1);
+    CHECK_FALSE(c.changed); // viewer fields are not player actions
+    return p.client_epoch != before;
+  };
+  api::player_fields f;
+  f.viewer.view_distance = 6;
+  f.viewer.name = "Alice";
+  f.viewer.glowing = true;
+  CHECK_FALSE(bump(f));
+  CHECK(*p.view_distance == 6);
+  CHECK(p.name == "Alice");
+  CHECK(p.glowing);
+  f = {};
+  f.viewer.protocol = 769; // the same version: nothing lost
+  CHECK_FALSE(bump(f));
+  f.viewer.protocol = 775;
+  CHECK(bump(f));
+  f = {};
+  f.viewer.entity_id = 43;
+  CHECK(bump(f));
+  f = {};
+  f.viewer.render_reset = true;
+  CHECK(bump(f));
+  f = {};
+  f.viewer.protocol = std::optional<std::int32_t>{}; // null: not a viewer; the renderer drops it
+  CHECK_FALSE(bump(f));
+  CHECK_FALSE(p.protocol);
+  CHECK(p.client_epoch > epoch);
+
+  // A dimension change, even there and back in one tick, is a reset each time (K24).
+  const auto before = p.client_epoch;
+  api::player_fields d;
+  d.dimension = "minecraft:the_nether";
+  apply_update(p, d, 2);
+  d.dimension = "minecraft:overworld";
+  apply_update(p, d, 2);
+  CHECK(p.client_epoch == before + 2);
+  // A respawn too.
+  api::player_event respawn;
+  respawn.kind = api::player_event_kind::respawn;
+  const auto r = p.client_epoch;
+  apply_event(p, respawn, 3, "");
+  CHECK(p.client_epoch == r + 1);
+}
