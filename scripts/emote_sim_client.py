@@ -11,6 +11,10 @@ standard library only.
         for frame in c.frames(timeout=5):
             print(frame["tick"], [e["type"] for e in frame["events"]])
 
+Viewers (render.md): join a player with `protocol=769` (and `entity_id`, `name`, ...), subscribe
+with `packets=True`, and `viewer_packets(frame, "alice")` gives that player's packets in order as
+(protocol, bytes); `packet_id(bytes)` reads the packet id.
+
 Requests with an id wait for their reply and raise EmoteSimError when it is an error. Frames that
 arrive meanwhile are kept in order and handed out by next_frame() / frames().
 
@@ -19,6 +23,7 @@ reads requests as JSON lines from stdin (the hello is sent for you) and prints e
 server sends.
 """
 
+import base64
 import collections
 import itertools
 import json
@@ -51,6 +56,36 @@ class ConnectionClosed(Exception):
         self.bye = bye
         reason = (bye or {}).get("reason")
         super().__init__("connection closed" + (f" by the server: {reason}" if reason else ""))
+
+
+# -- packets (render.md §6) -------------------------------------------------------------------
+
+
+def viewer_packets(frame, player):
+    """The packets of `frame` for one viewer, in the order it must receive them: a list of
+    (protocol, bytes), each bytes one packet (packet id varint + fields, no length prefix)."""
+    return [(e["protocol"], base64.b64decode(e["data"]))
+            for e in frame.get("packets", ()) if player in e["to"]]
+
+
+def read_varint(data, pos=0):
+    """A Minecraft VarInt at `pos`: (value, next position). Raises ValueError when malformed."""
+    value = 0
+    for i in range(5):
+        if pos + i >= len(data):
+            raise ValueError("truncated varint")
+        b = data[pos + i]
+        value |= (b & 0x7F) << (7 * i)
+        if not b & 0x80:
+            if value >= 1 << 31:
+                value -= 1 << 32
+            return value, pos + i + 1
+    raise ValueError("varint longer than 5 bytes")
+
+
+def packet_id(packet):
+    """The packet id of one packet's bytes (its first varint)."""
+    return read_varint(packet)[0]
 
 
 def parse_address(address):
@@ -254,8 +289,11 @@ class Client:
     def ping(self):
         return self.request("ping")
 
-    def subscribe(self, events=None, dimensions=None, lossy=False, empty_frames=False, matrix=False):
+    def subscribe(self, events=None, dimensions=None, lossy=False, empty_frames=False, matrix=False,
+                  packets=False):
         fields = {"lossy": lossy, "empty_frames": empty_frames, "matrix": matrix}
+        if packets:
+            fields["packets"] = True  # render.md §6; not with lossy
         if events is not None:
             fields["events"] = list(events)
         if dimensions is not None:
@@ -297,6 +335,11 @@ class Client:
 
     def state(self, player=None):
         return self.request("state.get", **({} if player is None else {"player": player}))
+
+    def resync(self, players=None):
+        """render.resync: the listed viewers (default: all) get everything in range again."""
+        fields = {} if players is None else {"players": list(players)}
+        return self.request("render.resync", **fields)["viewers"]
 
     def step(self, ticks=1):
         """clock.step on a manual clock: returns the tick now accepting inputs."""
