@@ -41,7 +41,7 @@ void append_msg(std::string& out, std::int64_t tick, std::int64_t conn,
 /// The digest line of one frame; `frame_line` as an unfiltered subscriber with matrices receives
 /// it (with or without its newline, which is not digested). `with_frame` embeds the frame.
 void append_frame(std::string& out, std::int64_t tick, std::string_view frame_line,
-                  bool with_frame);
+                  std::optional<std::string_view> stored_line);
 
 struct rec_connect {
   std::int64_t tick = 0;
@@ -61,7 +61,9 @@ struct rec_msg {
 struct rec_frame {
   std::int64_t tick = 0;
   std::string digest;
-  std::optional<std::string> frame_line; ///< without newline, exactly as digested
+  /// Without newline: the digested line, or with packets (render.md §6) that line plus its
+  /// `packets` member.
+  std::optional<std::string> frame_line;
 };
 using recording_entry = std::variant<rec_connect, rec_disconnect, rec_msg, rec_frame>;
 

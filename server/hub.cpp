@@ -453,9 +453,13 @@ void hub::run_tick() {
   encoder_.begin(f, packets);
   if (has_events) {
     ++metrics_.frames_total;
-    if (rec_ != nullptr) {
-      rec_->frame(f.tick, encoder_.encode(protocol::full_filter())->line);
-    }
+  }
+  // render.md §6: digests cover events only; recorded frames carry the packets too.
+  if (rec_ != nullptr && (has_events || (rec_->with_frames() && !packets.empty()))) {
+    protocol::frame_filter with_packets = protocol::full_filter();
+    with_packets.packets = true;
+    rec_->frame(f.tick, encoder_.encode(protocol::full_filter())->line,
+                rec_->with_frames() ? encoder_.encode(with_packets)->line : std::string_view{});
   }
   for (auto& [id, cl] : clients_) {
     if (!cl.sub || !cl.conn || cl.disconnected) {

@@ -81,8 +81,11 @@ void recorder::message(std::int64_t tick, std::uint64_t conn, std::string_view r
   protocol::append_msg(pending_, tick, static_cast<std::int64_t>(conn), record_json);
 }
 
-void recorder::frame(std::int64_t tick, std::string_view frame_line) {
-  protocol::append_frame(pending_, tick, frame_line, with_frames_);
+void recorder::frame(std::int64_t tick, std::string_view frame_line,
+                     std::string_view with_packets) {
+  protocol::append_frame(pending_, tick, frame_line,
+                         with_frames_ ? std::optional<std::string_view>(with_packets)
+                                      : std::nullopt);
 }
 
 bool recorder::flush() {

@@ -37,8 +37,10 @@ public:
                std::string_view client);
   void disconnect(std::int64_t tick, std::uint64_t conn);
   void message(std::int64_t tick, std::uint64_t conn, std::string_view record_json);
-  /// The frame line as an unfiltered subscriber with matrices receives it.
-  void frame(std::int64_t tick, std::string_view frame_line);
+  /// The frame line as an unfiltered subscriber with matrices receives it (digested), and the
+  /// same with packets (stored when recording frames; render.md §6).
+  void frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets);
+  [[nodiscard]] bool with_frames() const noexcept { return with_frames_; }
   /// Write what was gathered and flush it to the operating system. False after a write error
   /// (the error is logged once and recording stops).
   bool flush();

@@ -59,30 +59,46 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
   // Run the current tick and compare its frame; false on divergence.
   auto step = [&]() -> bool {
     const api::frame& f = host.step();
-    encoder.begin(f);
-    std::string line;
-    std::string digest;
-    if (!f.events.empty()) {
-      line = encoder.encode(protocol::full_filter())->line;
+    encoder.begin(f, host.packets());
+    const auto it = frames.find(f.tick);
+    auto encoded = [&](const protocol::frame_filter& filter) {
+      std::string line = encoder.encode(filter)->line;
       if (!line.empty() && line.back() == '\n') {
         line.pop_back();
       }
+      return line;
+    };
+    std::string line;
+    std::string digest;
+    // A recording with frames also holds ticks that had only packets (render.md §6).
+    if (!f.events.empty() || it != frames.end()) {
+      line = encoded(protocol::full_filter());
       digest = core::sha256_hex(line);
     }
     ++out.ticks;
-    const auto it = frames.find(f.tick);
     const std::string recorded = it == frames.end() ? std::string() : it->second->digest;
-    if (recorded == digest) {
+    // Recorded packets are compared too: the digest covers the events only.
+    std::string with_packets;
+    bool packets_differ = false;
+    if (recorded == digest && it != frames.end() && it->second->frame_line &&
+        it->second->frame_line->find(R"(],"packets":[)") != std::string::npos) {
+      protocol::frame_filter filter = protocol::full_filter();
+      filter.packets = true;
+      with_packets = encoded(filter);
+      packets_differ = with_packets != *it->second->frame_line;
+    }
+    if (recorded == digest && !packets_differ) {
       return true;
     }
     replay_divergence d;
     d.tick = f.tick;
     d.recorded_digest = recorded;
     d.replayed_digest = digest;
-    d.replayed_frame = line;
+    d.replayed_frame = packets_differ ? with_packets : line;
     if (it != frames.end() && it->second->frame_line) {
       d.recorded_frame = *it->second->frame_line;
-      d.details = event_diff(*d.recorded_frame, line);
+      d.details = packets_differ ? std::string("  (the events are equal; the packets differ)\n")
+                                 : event_diff(*d.recorded_frame, line);
     }
     out.divergence = std::move(d);
     return false;
@@ -110,6 +126,12 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
         continue; // the server only records messages it decoded; nothing to apply
       }
       sink.clear();
+      if (const auto* s = std::get_if<protocol::subscribe_request>(&decoded->body);
+          s != nullptr && s->subscription.filter.packets) {
+        // As the server did: a packets subscriber resyncs every viewer (render.md §4 rule 5).
+        host.render_resync(protocol::render_resync_request{});
+        continue;
+      }
       (void)dispatch(host, owners, static_cast<std::uint64_t>(m->conn), *decoded, sink);
     } else if (const auto* d = std::get_if<protocol::rec_disconnect>(&e)) {
       if (d->conn == static_cast<std::int64_t>(server_conn)) {

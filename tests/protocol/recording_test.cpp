@@ -47,12 +47,12 @@ std::string sample_recording(bool with_frames) {
   append_msg(out, 1, 1,
              decode_request(R"({"op":"emote.play","id":"a","player":"alice","emote":"fx:slide"})")
                  ->record);
-  append_frame(out, 1, frame_line(1), with_frames);
+  append_frame(out, 1, frame_line(1), with_frames ? std::optional(frame_line(1)) : std::nullopt);
   append_msg(out, 3, 2, decode_request(R"({"op":"player.leave","player":"bob"})")->record);
   append_msg(out, 3, 2,
              decode_request(R"({"op":"player.join","player":"bob","position":[2,64,0]})")->record);
   append_disconnect(out, 4, 2);
-  append_frame(out, 4, frame_line(4), with_frames);
+  append_frame(out, 4, frame_line(4), with_frames ? std::optional(frame_line(4)) : std::nullopt);
   append_disconnect(out, 5, 1);
   return out;
 }
@@ -76,12 +76,20 @@ TEST_CASE("recording lines have the documented shapes") {
                "{\"tick\":4,\"conn\":2,\"msg\":{\"op\":\"ping\"}}\n");
   out.clear();
   const std::string line = "{\"op\":\"frame\",\"tick\":5,\"events\":[]}\n";
-  append_frame(out, 5, line, false);
+  append_frame(out, 5, line, std::nullopt);
   CHECK(out == "{\"tick\":5,\"digest\":\"" +
                    sha256_hex("{\"op\":\"frame\",\"tick\":5,\"events\":[]}") + "\"}\n");
   out.clear();
-  append_frame(out, 5, line, true);
+  append_frame(out, 5, line, line);
   CHECK(out.ends_with(",\"frame\":{\"op\":\"frame\",\"tick\":5,\"events\":[]}}\n"));
+  // With packets (render.md §6) the digest still covers the events only.
+  out.clear();
+  const std::string with_packets =
+      R"({"op":"frame","tick":5,"events":[],"packets":[{"to":["a"],"protocol":769,"data":"AA=="}]})";
+  append_frame(out, 5, line, with_packets);
+  CHECK(out == "{\"tick\":5,\"digest\":\"" +
+                   sha256_hex("{\"op\":\"frame\",\"tick\":5,\"events\":[]}") +
+                   "\",\"frame\":" + with_packets + "}\n");
 }
 
 TEST_CASE("a recording reads back: header, connections, messages without tokens, digests, frames") {
@@ -211,4 +219,24 @@ TEST_CASE("recordings are read from files") {
   CHECK(rec->entries.size() == 14);
   std::filesystem::remove(file);
   CHECK_FALSE(read_recording(file).ok());
+}
+
+TEST_CASE("a recorded frame with packets reads back: the digest covers its events") {
+  std::string out;
+  append_header(out, recording_header{"0.1.0", 1, 7, "{}", std::string(64, 'a'),
+                                      "2024-05-01T12:00:00Z"});
+  const std::string events = R"({"op":"frame","tick":2,"events":[]})";
+  const std::string with_packets =
+      R"({"op":"frame","tick":2,"events":[],"packets":[{"to":["a"],"protocol":769,"data":"AA=="}]})";
+  append_frame(out, 2, events, with_packets);
+  auto rec = parse_recording(out);
+  REQUIRE_MESSAGE(rec.ok(), (rec.ok() ? "" : rec.error()));
+  const auto* f = std::get_if<rec_frame>(&rec->entries.back());
+  REQUIRE(f != nullptr);
+  CHECK(f->digest == sha256_hex(events));
+  CHECK(*f->frame_line == with_packets);
+  // A packets member whose events were changed no longer matches.
+  std::string tampered = out;
+  tampered.replace(tampered.find(R"("events":[],"packets")"), 11, R"("events":[1])");
+  CHECK_FALSE(parse_recording(tampered).ok());
 }
