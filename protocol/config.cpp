@@ -660,6 +660,13 @@ std::string config_error::text() const {
   return s + ": " + message;
 }
 
+// A group of the file (`auth`, `limits`, `render`): some key of the table is `group.name`.
+bool is_group(std::string_view name) {
+  return std::any_of(std::begin(table), std::end(table), [&](const config_key& k) {
+    return k.name.size() > name.size() && k.name.starts_with(name) && k.name[name.size()] == '.';
+  });
+}
+
 struct config_loader::impl {
   std::map<std::string, config_value, std::less<>> entries;
 
@@ -670,7 +677,7 @@ struct config_loader::impl {
     for (const auto& m : obj.as_object()) {
       const std::string key = prefix + m.key;
       const std::string where = positions ? position_text(source, m.value) : source;
-      if (prefix.empty() && (key == "auth" || key == "limits")) {
+      if (prefix.empty() && is_group(key)) {
         if (!m.value.is_object()) {
           return config_error{key, where, "must be an object"};
         }

@@ -400,7 +400,30 @@ TEST_CASE("query results") {
       s ==
       R"(,"players":[{"player":"alice","session":1,"role":"initiator","reserved":false},{"player":"bob","session":null,"role":null,"reserved":true}],)"
       R"("sessions":[{"session":1,"emote":"fx:handshake","state":"OFFERING","tick":4,"initiator":"alice","partner":null}],)"
-      R"("cooldowns":[{"player":"alice","emote":"fx:handshake","state":"cooldown","remaining_ticks":96}])");
+      R"("cooldowns":[{"player":"alice","emote":"fx:handshake","state":"cooldown","remaining_ticks":96}],"displays":[])");
+
+  // The live displays (issue "catching up"): content as in display.spawn, the current state.
+  render::display_info disp;
+  disp.handle = 3;
+  disp.session = 1;
+  disp.node = "hat";
+  disp.kind = api::display_kind::text;
+  disp.text_json = R"({"text":"hi"})";
+  disp.dimension = "minecraft:overworld";
+  disp.position = {1.5, 64, -2};
+  disp.yaw = 90;
+  disp.transform.translation = {0, 1, 0};
+  disp.transform.scale = {1, 1, 1};
+  disp.transform.left_rotation = {0, 0, 0, 1};
+  disp.transform.right_rotation = {0, 0, 0, 1};
+  disp.visible = true;
+  s.clear();
+  encode_state_members(s, {}, std::vector<render::display_info>{disp});
+  CHECK(s == R"(,"players":[],"sessions":[],"cooldowns":[],"displays":[{"handle":3,"session":1,)"
+             R"("node":"hat","kind":"text","text":{"text":"hi"},"dimension":"minecraft:overworld",)"
+             R"("position":[1.5,64,-2],"yaw":90,"transform":{"translation":[0,1,0],)"
+             R"("left_rotation":[0,0,0,1],"scale":[1,1,1],"right_rotation":[0,0,0,1]},)"
+             R"("visible":true}])");
 
   s.clear();
   emote_summary e{"fx:slide", "animation", "Slide", "", true, 10, true, 100, false};

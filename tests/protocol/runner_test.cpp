@@ -104,6 +104,9 @@ public:
     return core::failure{
         api::error{api::error_code::bad_request, "is required", "$.document.id", {}}};
   }
+  std::vector<render::display_info> displays() const override { return {}; }
+  std::int64_t render_resync(const render_resync_request&) override { return 0; }
+  frame_packets packets() const override { return {}; }
 
 private:
   api::tick_number tick_ = 0;
@@ -316,6 +319,9 @@ TEST_CASE("a run without expectations passes and runs every tick") {
     core::result<std::string, api::error> register_emote(std::string_view) override {
       return std::string("x:y");
     }
+    std::vector<render::display_info> displays() const override { return {}; }
+    std::int64_t render_resync(const render_resync_request&) override { return 0; }
+    frame_packets packets() const override { return {}; }
 
   private:
     int& n_;
