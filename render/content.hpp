@@ -37,7 +37,8 @@ void write_item_stack(byte_writer& w, const version_table& v, std::string_view s
 /// or a property value is unknown.
 std::int32_t block_state_id(const version_table& v, std::string_view snbt, warnings& warn);
 
-/// Write a text component (JSON) as anonymous network NBT in the canonical subset of §5.4. An
+/// Write a text component (JSON) as anonymous network NBT in the canonical subset of
+/// render.md §5.4. An
 /// empty `json` writes the empty text (the string tag "").
 void write_text_component(byte_writer& w, const version_table& v, std::string_view json,
                           warnings& warn);

@@ -1,5 +1,5 @@
 #pragma once
-// Base64 (RFC 4648 §4, with padding): packet bytes in frames (render.md §6).
+// Base64 (RFC 4648 section 4, with padding): packet bytes in frames (render.md §6).
 
 #include <string>
 #include <string_view>
