@@ -513,7 +513,8 @@ problem render_id_problem(const server_config& c) {
                              ? std::int64_t{1} << 20
                              : c.engine.max_active_display_entities;
   if (c.render.entity_id_base + m > int32_max) {
-    return bad("plus max_active_display_entities (" + std::to_string(m) +
+    return bad("render.entity_id_base (" + std::to_string(c.render.entity_id_base) +
+               ") plus max_active_display_entities (" + std::to_string(m) +
                ") must not exceed 2147483647");
   }
   return std::nullopt;
@@ -849,13 +850,15 @@ core::result<server_config, config_error> config_loader::build() const {
   cfg.engine.permissions = policy->rules();
 
   // render.md §2: every display's entity id fits in an int.
+  // The error names the key a layer set (the base first), so its source is where it was set.
   if (auto p = render_id_problem(cfg)) {
-    const config_key& k = *find_config_key("render.entity_id_base");
-    auto it = impl_->entries.find(k.name);
-    if (it == impl_->entries.end()) {
-      return failure{config_error{std::string(k.name), "defaults", p->message}};
+    for (const std::string_view name : {"render.entity_id_base", "max_active_display_entities"}) {
+      const config_key& k = *find_config_key(name);
+      if (auto it = impl_->entries.find(k.name); it != impl_->entries.end()) {
+        return failure{error_at(k, it->second, *p)};
+      }
     }
-    return failure{error_at(k, it->second, *p)};
+    return failure{config_error{"render.entity_id_base", "defaults", p->message}};
   }
 
   // The effective configuration, in the file's shape: the keys some layer set, tokens blanked,

@@ -486,8 +486,13 @@ TEST_CASE("render keys (render.md §2): defaults, layers and the entity id range
   config_loader over;
   REQUIRE_FALSE(over.add_json(R"({"render": {"entity_id_base": 2147483136}})", "b.json", "."));
   CHECK(build_error(over) ==
-        "config: render.entity_id_base (from b.json): plus max_active_display_entities (512) "
-        "must not exceed 2147483647");
+        "config: render.entity_id_base (from b.json): render.entity_id_base (2147483136) plus "
+        "max_active_display_entities (512) must not exceed 2147483647");
+  // Set alone, the display limit is the key named.
+  config_loader limit;
+  REQUIRE_FALSE(limit.set("max_active_display_entities", "2147483647", "--max-active-display-entities"));
+  CHECK(build_error(limit).starts_with(
+      "config: max_active_display_entities (from --max-active-display-entities): "));
   config_loader unlimited;
   REQUIRE_FALSE(unlimited.add_json(
       R"({"max_active_display_entities": 0, "render": {"entity_id_base": 2146435072}})", "c.json",

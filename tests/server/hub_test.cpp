@@ -431,7 +431,7 @@ TEST_CASE("hub: an observer that never reads is disconnected; memory stays bound
   s.limits.max_outbound_bytes = 256 * 1024;
   server_fixture f(s);
   f.run_on([&] {
-    f.host.displays = 100;
+    f.host.wave_displays = 100;
     f.host.wave_ticks = 1000000;
     return 0;
   });
@@ -499,7 +499,7 @@ TEST_CASE("hub: a lossy subscriber loses whole frames and learns how many") {
   s.limits.max_outbound_bytes = 32 * 1024;
   server_fixture f(s);
   f.run_on([&] {
-    f.host.displays = 100;
+    f.host.wave_displays = 100;
     f.host.wave_ticks = 1000000;
     return 0;
   });

@@ -272,3 +272,54 @@ TEST_CASE("[engine] server: a reload whose folder vanished is `internal`; the ca
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("[engine] server: viewers get packets; state.get has the displays; render.resync "
+          "(render.md §4, §6)") {
+  engine_server s;
+  auto c = s.client();
+  conversation t(c);
+  // K27: packets and lossy do not go together.
+  t.fails(R"("op":"subscribe","packets":true,"lossy":true)", "bad_request", "cannot be combined");
+  t.ok(R"("op":"subscribe","packets":true,"events":["playback."])");
+  // K22: an unsupported protocol names the supported list.
+  t.fails(R"("op":"player.join","player":"x","position":[0,64,0],"protocol":700)", "bad_request",
+          "is not a supported Minecraft protocol (supported: 767");
+  t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5],"protocol":769,)"
+       R"("entity_id":42,"name":"Alice")");
+  t.ok(R"("op":"player.join","player":"bob","position":[2,64,0],"protocol":775,"entity_id":43)");
+  t.ok(R"("op":"player.join","player":"carol","position":[2,64,2])"); // never a viewer
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  t.ok(R"("op":"clock.step","ticks":2)");
+  bool alice = false, bob = false, carol = false, packets_only = false;
+  for (const auto& line : t.other) {
+    if (!line.starts_with(R"({"op":"frame")")) {
+      continue;
+    }
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    REQUIRE(d.IsObject());
+    if (!d.HasMember("packets")) {
+      continue;
+    }
+    packets_only |= d["events"].Empty();
+    for (const auto& e : d["packets"].GetArray()) {
+      for (const auto& who : e["to"].GetArray()) {
+        const std::string name = who.GetString();
+        alice |= name == "alice";
+        bob |= name == "bob";
+        carol |= name == "carol";
+        CHECK(e["protocol"].GetInt() == (name == "alice" ? 769 : 775));
+      }
+      CHECK(e["data"].GetStringLength() > 0);
+    }
+  }
+  CHECK(alice);
+  CHECK(bob);
+  CHECK_FALSE(carol); // never joined as a viewer: no packets
+  CHECK(packets_only); // the tick after the spawn has packets without a playback.* event
+  const auto st = t.ask(R"("op":"state.get")");
+  CHECK_MESSAGE(st.find(R"("displays":[{"handle":)") != std::string::npos, st);
+  CHECK(t.ask(R"("op":"render.resync","players":["alice","carol","nobody"])")
+            .find(R"("viewers":1)") != std::string::npos);
+  CHECK(t.ask(R"("op":"render.resync")").find(R"("viewers":2)") != std::string::npos);
+}

@@ -1,6 +1,6 @@
 #pragma once
 // A test double at the engine boundary (protocol::sim_host) for the server's transport tests:
-// players join and leave, `test:wave` plays for `wave_ticks` ticks with `displays` display
+// players join and leave, `test:wave` plays for `wave_ticks` ticks with `wave_displays` display
 // entities whose transforms change every tick (so every tick has a frame of a chosen size), and
 // shutdown stops every playback with SERVER_STOPPING. It is not the Engine and decides nothing
 // the specifications define; tests of engine behaviour run against the real Engine and are
@@ -20,7 +20,7 @@ namespace emote::server::testing {
 class synthetic_host final : public protocol::sim_host {
 public:
   int wave_ticks = 40;
-  int displays = 4;
+  int wave_displays = 4;
   std::int64_t reloads = 0;
   /// Time each step() takes (tests that need a long clock.step to still be running).
   std::chrono::microseconds step_delay{0};
@@ -64,7 +64,7 @@ public:
       s.player = p->player;
       s.dimension = it->second.dimension;
       s.started = tick_;
-      for (int i = 0; i < displays; ++i) {
+      for (int i = 0; i < wave_displays; ++i) {
         s.handles.push_back(next_handle_++);
       }
       pending_.push_back(api::ev_playback_started{s.id, s.player, "test:wave", api::role::solo});
@@ -187,6 +187,9 @@ public:
     return core::failure{api::error{api::error_code::bad_request, "registration is not simulated",
                                     "$.document", std::nullopt}};
   }
+  std::vector<render::display_info> displays() const override { return {}; }
+  std::int64_t render_resync(const protocol::render_resync_request&) override { return 0; }
+  protocol::frame_packets packets() const override { return {}; }
 
   [[nodiscard]] std::size_t player_count() const { return players_.size(); }
   [[nodiscard]] std::size_t session_count() const { return sessions_.size(); }
