@@ -13,7 +13,9 @@
 #include <boost/asio/post.hpp>
 #include <rapidjson/document.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <thread>
 #include <unistd.h>
@@ -322,4 +324,49 @@ TEST_CASE("[engine] server: viewers get packets; state.get has the displays; ren
   CHECK(t.ask(R"("op":"render.resync","players":["alice","carol","nobody"])")
             .find(R"("viewers":1)") != std::string::npos);
   CHECK(t.ask(R"("op":"render.resync")").find(R"("viewers":2)") != std::string::npos);
+}
+
+TEST_CASE("[engine] python: the client's packet helpers on a viewer's frames") {
+  if (std::system("python3 -c pass > /dev/null 2>&1") != 0) {
+    MESSAGE("python3 is not installed; skipped");
+    return;
+  }
+  engine_server s;
+  const std::string addr = s.server->bound()[0].text();
+  const std::string script = std::string(R"(
+import sys; sys.path.insert(0, ")") + EMOTE_SIM_SOURCE_DIR + R"(/scripts")
+from emote_sim_client import Client, viewer_packets, packet_id
+with Client(")" + addr + R"(", client="py-packets") as c:
+    c.subscribe(packets=True)
+    c.join("alice", position=[0, 64, 0], protocol=769, entity_id=42)
+    c.join("carol", position=[1, 64, 0])
+    c.play("alice", "t:wave")
+    c.step(3)
+    assert c.resync(["alice", "carol"]) == 1
+    c.step(1)
+    frames = list(c.frames(timeout=1))
+    mine = [p for f in frames for p in viewer_packets(f, "alice")]
+    assert mine and all(proto == 769 for proto, _ in mine), mine
+    ids = [packet_id(p) for _, p in mine]
+    assert ids[0] == 0x00 and ids[1] == 0x01, ids   # a spawn bundle opens
+    assert 0x47 in ids, ids                          # the resync destroys (1.21.4 remove_entities)
+    assert not [p for f in frames for p in viewer_packets(f, "carol")]
+print("packets ok")
+)";
+  const auto path = std::filesystem::temp_directory_path() / "emote_sim_py_packets.py";
+  {
+    std::ofstream(path) << script;
+  }
+  const std::string cmd = "python3 " + path.string() + " 2>&1";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) {
+    out += buf;
+  }
+  const int rc = pclose(p);
+  CHECK_MESSAGE(rc == 0, out);
+  CHECK(out.find("packets ok") != std::string::npos);
+  std::filesystem::remove(path);
 }
