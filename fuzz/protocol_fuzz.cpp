@@ -71,7 +71,7 @@ constexpr std::string_view preamble[] = {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace emote;
-  static const auto loader = server::make_content_loader();
+  static const std::shared_ptr<server::content_loader> loader = server::make_content_loader();
   auto made = server::engine_host::create(loader, {EMOTE_SIM_FUZZ_EMOTES}, sim::engine_config{},
                                           render::render_config{});
   require(made.ok());
