@@ -1,5 +1,5 @@
 // Minecraft facts for the checks, all from minecraft-data / minecraft-protocol (render.md §1), and
-// the client-side play-state decoder every packet entry must pass with all bytes consumed (§9).
+// the client-side play-state decoder every packet entry must pass with all bytes consumed (render.md §9).
 
 import { createRequire } from 'node:module'
 import { createHash } from 'node:crypto'

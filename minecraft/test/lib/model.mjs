@@ -165,8 +165,8 @@ function stableJson (v) {
   return JSON.stringify(v)
 }
 
-// What index 23 should hold on a client of `protocol` for display `d` (render.md §5.2 visible,
-// §5.4 content), as a comparable string; `decodedContent` gives the client's side the same way.
+// What index 23 should hold on a client of `protocol` for display `d`, as a comparable string
+// (`visible` and content: render.md §5.2, §5.4); `decodedContent` gives the client's side the same way.
 export function expectedContent (protocol, d) {
   if (d.kind === 'item') {
     if (!d.visible) return 'item:empty'

@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// End-to-end on protocol 775, Minecraft 26.1 (render.md §9): a bare minecraft-protocol server as
+// the backend, the example adapter (examples/node-adapter), a real `emote-sim serve` and two
+// minecraft-protocol clients, all on loopback. alice sends `/emote mc:showcase`: her client decodes
+// the item displays' spawns with the frames' transforms, sees them follow her as she walks, and
+// lose them when she jumps (JUMPED). bob is placed 300 blocks away and sees nothing until he
+// walks into range, then gets the current pose.
+//
+// Usage: node test/e2e-775.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
+
+import { createRequire } from 'node:module'
+import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'
+import { DisplayWatcher, ENTITY_ID_BASE, FrameHistory, adapterModule, checkTransforms, sleep, waitFor } from './lib/e2e.mjs'
+import { dataFor, displayTypeId } from './lib/minecraft.mjs'
+
+const require = createRequire(import.meta.url)
+const mc = require('minecraft-protocol')
+
+const LIMIT_MS = 60_000
+const VERSION = '26.1'
+const PROTOCOL = 775
+const failures = []
+const check = (ok, what) => { if (!ok) failures.push(what) }
+const cleanups = []
+const step = (m) => console.log(`e2e-775: ${m}`)
+
+// The backend: logs players in at a place chosen per name and remembers where their clients say
+// they are. It sends no world: these clients do not need one.
+function startBackend (spawnAt) {
+  return new Promise((resolve, reject) => {
+    const server = mc.createServer({ host: '127.0.0.1', port: 0, version: VERSION, 'online-mode': false, keepAlive: false, hideErrors: true })
+    const login = dataFor(PROTOCOL).loginPacket
+    let nextEntityId = 1
+    server.on('playerJoin', (client) => {
+      const [x, y, z] = spawnAt(client.username)
+      client.write('login', { ...login, entityId: nextEntityId++, enforcesSecureChat: false })
+      client.write('position', { teleportId: 1, x, y, z, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
+    })
+    server.once('listening', () => resolve({ server, port: server.socketServer.address().port }))
+    server.once('error', reject)
+  })
+}
+
+// A player's client: minecraft-protocol, moving by writing its own position packets as a client's
+// physics would (20 per second).
+class Player {
+  constructor (port, username) {
+    this.username = username
+    this.client = mc.createClient({ host: '127.0.0.1', port, username, version: VERSION, auth: 'offline' })
+    this.watcher = new DisplayWatcher(this.client, username)
+    this.position = null
+    this.client.on('position', (p) => {
+      this.position = [p.x, p.y, p.z]
+      this.client.write('teleport_confirm', { teleportId: p.teleportId })
+    })
+  }
+
+  ready () {
+    return waitFor(() => this.position, 10000, `${this.username} placed by the backend`)
+  }
+
+  move (x, y, z, onGround = true) {
+    this.position = [x, y, z]
+    this.client.write('position', { x, y, z, flags: { onGround } })
+  }
+
+  // Walks in a straight line to (x, z) at `speed` blocks per tick, one packet per 50 ms.
+  async walkTo (x, z, speed, until = () => false) {
+    for (;;) {
+      const [px, py, pz] = this.position
+      const dx = x - px
+      const dz = z - pz
+      const d = Math.hypot(dx, dz)
+      if (d < 1e-9 || until()) return
+      const s = Math.min(speed, d)
+      this.move(px + (dx / d) * s, py, pz + (dz / d) * s)
+      await sleep(50)
+    }
+  }
+
+  async jump () {
+    const [x, y, z] = this.position
+    for (const dy of [0.42, 0.75, 1.0, 1.17, 1.25, 1.17, 1.0, 0.75, 0.42]) {
+      this.move(x, y + dy, z, false)
+      await sleep(50)
+    }
+    this.move(x, y, z, true)
+  }
+
+  chatCommand (command) {
+    this.client.write('chat_command', { command })
+  }
+}
+
+async function main () {
+  const sim = await startServer({ bin: emoteSimBinary(), clock: 'realtime' })
+  cleanups.push(() => sim.stop())
+  const observer = await EmoteSimConnection.connect(sim.port, { role: 'observer' })
+  cleanups.push(() => observer.close())
+  const history = new FrameHistory()
+  observer.on('frame', (f) => history.apply(f))
+  await observer.request('subscribe', {})
+
+  const HOME = [8.5, 64, 8.5]
+  const backend = await startBackend((name) => (name === 'bob' ? [HOME[0] + 300, 64, HOME[2]] : HOME))
+  cleanups.push(() => backend.server.close())
+  const { startAdapter } = await import(adapterModule)
+  const adapter = await startAdapter({
+    listenPort: 0, backendPort: backend.port, emoteSimPort: sim.port, version: VERSION,
+    log: (m) => process.env.E2E_VERBOSE && console.log(`[adapter] ${m}`)
+  })
+  cleanups.push(() => adapter.close())
+  step(`emote-sim :${sim.port}, backend :${backend.port}, adapter :${adapter.port}`)
+
+  const alice = new Player(adapter.port, 'alice')
+  cleanups.push(() => alice.client.end())
+  const bob = new Player(adapter.port, 'bob')
+  cleanups.push(() => bob.client.end())
+  await alice.ready()
+  await bob.ready()
+  await waitFor(() => adapter.players.size === 2 && [...adapter.players.values()].every((b) => b.joined), 5000,
+    'the adapter to mirror both players')
+  await sleep(200)
+
+  alice.chatCommand('emote mc:showcase')
+  const itemType = displayTypeId(PROTOCOL, 'item')
+  const aliceSees = alice.watcher
+  const bobSees = bob.watcher
+  await waitFor(() => aliceSees.alive().filter(([, e]) => e.type === itemType).length >= 2, 5000,
+    'alice to see the item displays spawn')
+  step(`alice sees ${aliceSees.alive().length} display entities`)
+  for (const [id, e] of aliceSees.alive()) {
+    const h = id - ENTITY_ID_BASE
+    check(history.displays.has(h), `alice sees entity ${id}, which is no display of the frames`)
+    check(history.hasPosition(h, ...e.position), `alice: entity ${id} spawned at ${e.position}, not a frame position`)
+  }
+  await sleep(1000)
+  for (const [id] of aliceSees.alive()) checkTransforms(history, aliceSees, id, failures)
+  const updates = aliceSees.alive().reduce((n, [, e]) => n + e.transforms.length, 0)
+  check(updates > 8, `alice received only ${updates} transform entries in a second of animation`)
+  check(bobSees.spawns === 0, `bob, 300 blocks away, saw ${bobSees.spawns} spawns`)
+
+  // bob steps to 170 blocks (still out of range) and walks in.
+  bob.move(HOME[0] + 170, 64, HOME[2])
+  await sleep(500)
+  check(bobSees.spawns === 0, `bob, 170 blocks away, saw ${bobSees.spawns} spawns`)
+  await bob.walkTo(HOME[0] + 100, HOME[2], 1.0, () => bobSees.alive().length >= 4)
+  step(`bob walked to x − home = ${(bob.position[0] - HOME[0]).toFixed(1)} and sees ${bobSees.alive().length} displays`)
+  await sleep(300)
+  check(bobSees.alive().length === aliceSees.alive().length,
+    `bob sees ${bobSees.alive().length} displays in range, alice ${aliceSees.alive().length}`)
+  check(bob.position[0] - HOME[0] <= 161, `bob got displays at ${bob.position[0] - HOME[0]} blocks`)
+  for (const [id, e] of bobSees.alive()) {
+    checkTransforms(history, bobSees, id, failures)
+    check(history.hasPosition(id - ENTITY_ID_BASE, ...e.position), `bob: entity ${id} at ${e.position}, not a frame position`)
+  }
+
+  // alice walks 3 blocks: the displays follow.
+  await alice.walkTo(HOME[0], HOME[2] - 3, 0.2)
+  await sleep(400)
+  for (const [id, e] of aliceSees.alive()) {
+    const latest = history.latestPosition.get(id - ENTITY_ID_BASE)
+    check(latest && latest.join() === e.position.join(), `alice: entity ${id} at ${e.position}, frames say ${latest}`)
+    check(Math.hypot(e.position[0] - alice.position[0], e.position[2] - alice.position[2]) < 0.6,
+      `alice: entity ${id} at ${e.position} did not follow her to ${alice.position}`)
+  }
+  for (const [id, e] of bobSees.alive()) {
+    const latest = history.latestPosition.get(id - ENTITY_ID_BASE)
+    check(latest && latest.join() === e.position.join(), `bob: entity ${id} at ${e.position}, frames say ${latest}`)
+  }
+
+  // alice jumps.
+  await alice.jump()
+  await waitFor(() => history.stopped.some((e) => e.emote === 'mc:showcase'), 5000, 'the showcase to stop')
+  const stop = history.stopped.find((e) => e.emote === 'mc:showcase')
+  check(stop.reason === 'JUMPED', `the showcase stopped with ${stop.reason}, not JUMPED`)
+  await waitFor(() => aliceSees.alive().length === 0 && bobSees.alive().length === 0, 5000,
+    'both clients to lose the displays')
+  step(`stopped ${stop.reason}; displays removed on both clients`)
+}
+
+try {
+  await withTimeout(main(), LIMIT_MS, 'e2e-775')
+} catch (e) {
+  failures.push(e.stack || e.message)
+}
+for (const c of cleanups.reverse()) {
+  try { await withTimeout(Promise.resolve(c()), 3000, 'cleanup') } catch {}
+}
+if (failures.length) {
+  for (const f of failures) console.error(`FAIL ${f}`)
+  process.exit(1)
+}
+console.log('e2e-775: PASS')
+process.exit(0)
