@@ -78,7 +78,9 @@ export async function startAdapter ({
   return {
     port: server.socketServer.address().port,
     players,
+    // Ends every player's connections (each leaves emote-sim), then the proxy and the link.
     close () {
+      for (const bridge of [...players.values()]) bridge.end('adapter closing')
       server.close()
       link.close()
     }
@@ -117,10 +119,10 @@ class Bridge {
     this.backend.on('playerJoin', () => {
       for (const buffer of this.toBackend.splice(0)) this.backend.writeRaw(buffer)
     })
-    client.on('end', () => this.#end('client left'))
-    client.on('error', (e) => this.#end(`client error: ${e.message}`))
-    this.backend.on('end', () => this.#end('backend closed'))
-    this.backend.on('error', (e) => this.#end(`backend error: ${e.message}`))
+    client.on('end', () => this.end('client left'))
+    client.on('error', (e) => this.end(`client error: ${e.message}`))
+    this.backend.on('end', () => this.end('backend closed'))
+    this.backend.on('error', (e) => this.end(`backend error: ${e.message}`))
   }
 
   // Writes one packet of ours (an emote-sim entry, or a chat line) into the client's connection:
@@ -269,7 +271,7 @@ class Bridge {
     if (!reply.ok) this.#tell(reply.error.message)
   }
 
-  #end (why) {
+  end (why) {
     if (this.ended) return
     this.ended = true
     this.log(`${this.name}: ${why}`)

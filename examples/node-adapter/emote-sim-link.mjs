@@ -62,7 +62,7 @@ export class EmoteSimLink extends EventEmitter {
   }
 
   #send (message) {
-    if (!this.socket.destroyed) this.socket.write(JSON.stringify(message) + '\n')
+    if (!this.socket.destroyed && !this.socket.writableEnded) this.socket.write(JSON.stringify(message) + '\n')
   }
 
   #read (text) {

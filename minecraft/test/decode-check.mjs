@@ -118,6 +118,9 @@ async function run (label, emotes, script) {
       await conn.request('player.update', { player: key, ...fields })
       const v = viewers.get(key)
       if (v) {
+        // render.md §4 rule 4: the client of a viewer that changes dimension or is reset lost its entities.
+        const newDimension = fields.dimension !== undefined && fields.dimension !== (v.state.dimension ?? 'minecraft:overworld')
+        if (newDimension || fields.render_reset) v.client.reset()
         for (const k of ['position', 'dimension', 'view_distance']) if (fields[k] !== undefined) v.state[k] = fields[k]
       }
     },

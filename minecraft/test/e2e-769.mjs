@@ -3,7 +3,7 @@
 // (examples/node-adapter), a real `emote-sim serve` and two mineflayer 4.39 clients, all on
 // loopback. alice types `/emote mc:showcase`: her client sees the item displays spawn with the
 // frames' transforms, follow her as she walks, and go when she jumps (JUMPED). bob starts 300
-// blocks away and sees nothing until he walks into range, then gets the current pose.
+// blocks away and sees nothing until he comes back and walks into range, then gets the current pose.
 //
 // Usage: node test/e2e-769.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
 
@@ -18,6 +18,7 @@ const flyingSquid = require('flying-squid')
 
 const LIMIT_MS = 60_000
 const VERSION = '1.21.4'
+const DISPLAY_RANGE = 16 // render.display_range for this test (see bob's walk)
 const failures = []
 const check = (ok, what) => { if (!ok) failures.push(what) }
 const cleanups = []
@@ -59,7 +60,7 @@ async function walk (bot, yaw, ms, done = () => false) {
 }
 
 async function main () {
-  const sim = await startServer({ bin: emoteSimBinary(), clock: 'realtime' })
+  const sim = await startServer({ bin: emoteSimBinary(), clock: 'realtime', args: ['--render-display-range', String(DISPLAY_RANGE)] })
   cleanups.push(() => sim.stop())
   const observer = await EmoteSimConnection.connect(sim.port, { role: 'observer' })
   cleanups.push(() => observer.close())
@@ -89,6 +90,12 @@ async function main () {
   cleanups.push(() => bob.quit())
   const aliceSees = new DisplayWatcher(alice._client, 'alice')
   const bobSees = new DisplayWatcher(bob._client, 'bob')
+  // alice's shared flags as bob's client last got them (render.md §5.5: the showcase hides her).
+  let aliceFlagsAtBob
+  bob._client.on('entity_metadata', (p) => {
+    if (p.entityId !== alice.entity.id) return
+    for (const m of p.metadata) if (m.key === 0) aliceFlagsAtBob = m.value
+  })
   step(`alice at ${alice.entity.position}, bob at ${bob.entity.position}`)
 
   // bob goes 300 blocks away; the adapter mirrors the backend's teleport into emote-sim.
@@ -116,21 +123,32 @@ async function main () {
   check(updates > 8, `alice received only ${updates} transform entries in a second of animation`)
   check(bobSees.spawns === 0, `bob, 300 blocks away, saw ${bobSees.spawns} spawns`)
 
-  // bob comes back to 170 blocks (out of range: 160) and walks in.
-  bob.chat(`/tp ${Math.floor(home.x) + 170} ${Math.floor(home.y)} ${Math.floor(home.z)}`)
-  await waitFor(() => Math.abs(bob.entity.position.x - home.x - 170.5) < 1, 10000, 'bob teleported to 170')
+  // bob comes back to 24 blocks, still out of range, and walks in. (flying-squid sends no chunks
+  // after a teleport away from spawn and mineflayer does not walk without them, so the walk happens
+  // near spawn, with a display range of 16 blocks.)
+  bob.chat(`/tp ${Math.floor(home.x) + 24} ${Math.floor(home.y)} ${Math.floor(home.z)}`)
+  await waitFor(() => Math.abs(bob.entity.position.x - home.x - 24.5) < 1, 10000, 'bob teleported to 24 blocks')
   await sleep(700)
-  check(bobSees.spawns === 0, `bob, 170 blocks away, saw ${bobSees.spawns} spawns`)
-  await walk(bob, Math.PI / 2, 12000, () => bobSees.alive().length >= 4) // yaw π/2 faces −X
-  step(`bob walked to x − home = ${(bob.entity.position.x - home.x).toFixed(1)} and sees ${bobSees.alive().length} displays`)
-  check(bobSees.alive().length === aliceSees.alive().length,
-    `bob sees ${bobSees.alive().length} displays in range, alice ${aliceSees.alive().length}`)
-  check(bob.entity.position.x - home.x <= 160.5, `bob got displays at ${bob.entity.position.x - home.x} blocks`)
+  check(bobSees.spawns === 0, `bob, 24 blocks away, saw ${bobSees.spawns} spawns`)
+  let seenAt = null
+  await walk(bob, Math.PI / 2, 12000, () => { // yaw π/2 faces −X
+    if (bobSees.alive().length >= aliceSees.alive().length) seenAt = bob.entity.position.clone()
+    return seenAt
+  })
+  check(seenAt, `bob walked to ${bob.entity.position} and saw ${bobSees.alive().length} displays`)
+  if (seenAt) {
+    const d = Math.hypot(seenAt.x - home.x, seenAt.z - home.z)
+    step(`bob walked in and saw the displays ${d.toFixed(2)} blocks from alice`)
+    check(d <= DISPLAY_RANGE, `bob got the displays ${d} blocks away (range ${DISPLAY_RANGE})`)
+  }
   await sleep(300)
   for (const [id, e] of bobSees.alive()) {
     checkTransforms(history, bobSees, id, failures)
     check(history.hasPosition(id - ENTITY_ID_BASE, ...e.position), `bob: entity ${id} at ${e.position}, not a frame position`)
   }
+
+  check(aliceFlagsAtBob !== undefined && (aliceFlagsAtBob & 0x20) !== 0,
+    `bob does not see alice invisible while she emotes (flags ${aliceFlagsAtBob})`)
 
   // alice walks: the displays follow her (the showcase has movement_distance 0).
   const before = alice.entity.position.clone()
@@ -162,6 +180,7 @@ async function main () {
   await waitFor(() => aliceSees.alive().length === 0 && bobSees.alive().length === 0, 5000,
     'both clients to lose the displays')
   check(aliceIds.every((id) => !aliceSees.entities.get(id).alive), 'alice still has displays')
+  await waitFor(() => (aliceFlagsAtBob & 0x20) === 0, 3000, 'bob to see alice visible again').catch((e) => failures.push(e.message))
   step(`stopped ${stop.reason}; displays removed on both clients`)
 }
 

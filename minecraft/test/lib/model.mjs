@@ -182,8 +182,7 @@ export function expectedContent (protocol, d) {
     return `block:${id ?? 0}`
   }
   if (!d.visible) return `text:${stableJson(normalizeText(''))}`
-  const text = typeof d.text === 'string' && d.text.trim().startsWith('{') ? JSON.parse(d.text) : d.text
-  return `text:${stableJson(normalizeText(text))}`
+  return `text:${stableJson(normalizeText(d.text))}` // the frame's text is a JSON value (protocol.md §6)
 }
 
 function decodedContent (kind, entry) {
@@ -229,6 +228,15 @@ export class ViewerClient {
     this.inBundle = false
     this.errors = []
     this.received = 0
+  }
+
+  // The client lost its world (a new dimension, a respawn, a backend switch): it holds nothing
+  // (render.md §4 rule 4).
+  reset () {
+    this.entities.clear()
+    this.playerFlags.clear()
+    this.playerEquipmentBlank.clear()
+    this.inBundle = false
   }
 
   error (msg) {
