@@ -189,6 +189,8 @@ async function fixtureScript (s) {
     failures.push(`fixtures: the handshake partner never stopped; saw ${reasons.join(', ')}`)
   }
   if (s.world.displays.size !== 0) failures.push(`fixtures: ${s.world.displays.size} displays still live at the end`)
+  // The fixtures use only content every version can show (render.md §5.4).
+  for (const w of s.world.warnings) failures.push(`fixtures: unexpected render.warning ${JSON.stringify(w)}`)
 }
 
 // The real corpus (optional): sit, the handshake pair and the reference animation.

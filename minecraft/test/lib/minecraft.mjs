@@ -8,30 +8,19 @@ const require = createRequire(import.meta.url)
 const minecraftData = require('minecraft-data')
 const { createDeserializer } = require('minecraft-protocol/src/transforms/serializer')
 
-// render.md §1: the required protocols and the minecraft-data version each is decoded with.
-export const VERSIONS = {
-  767: '1.21.1',
-  768: '1.21.3',
-  769: '1.21.4',
-  770: '1.21.5',
-  771: '1.21.6',
-  772: '1.21.8',
-  773: '1.21.9',
-  774: '1.21.11',
-  775: '26.1'
+// The minecraft-data version a protocol number is decoded with: the first release minecraft-data
+// lists for that protocol whose data it has (render.md §1's versions are all there).
+export function versionFor (protocol) {
+  for (const { minecraftVersion } of minecraftData.postNettyVersionsByProtocolVersion.pc[protocol] || []) {
+    const data = minecraftData(minecraftVersion)
+    if (data && data.version.version === protocol) return data.version.minecraftVersion
+  }
+  throw new Error(`minecraft-data has no data for protocol ${protocol}`)
 }
 
 const dataCache = new Map()
 export function dataFor (protocol) {
-  if (!dataCache.has(protocol)) {
-    const version = VERSIONS[protocol]
-    if (!version) throw new Error(`protocol ${protocol} is not one of render.md §1's`)
-    const data = minecraftData(version)
-    if (data.version.version !== protocol) {
-      throw new Error(`minecraft-data ${version} is protocol ${data.version.version}, not ${protocol}`)
-    }
-    dataCache.set(protocol, data)
-  }
+  if (!dataCache.has(protocol)) dataCache.set(protocol, minecraftData(versionFor(protocol)))
   return dataCache.get(protocol)
 }
 
@@ -40,8 +29,7 @@ export function dataFor (protocol) {
 export class PacketDecoder {
   constructor (protocol) {
     this.protocol = protocol
-    this.version = VERSIONS[protocol]
-    dataFor(protocol)
+    this.version = versionFor(protocol)
     this.parser = createDeserializer({ state: 'play', isServer: false, version: this.version, noErrorLogging: true })
   }
 
