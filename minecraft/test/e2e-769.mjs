@@ -168,9 +168,10 @@ async function main () {
   check(aliceFlagsAtBob !== undefined && (aliceFlagsAtBob & 0x20) !== 0,
     `bob does not see alice invisible while she emotes (flags ${aliceFlagsAtBob})`)
 
-  // alice walks: the displays follow her (the showcase has movement_distance 0).
+  // alice walks towards bob: the displays follow her (the showcase has movement_distance 0), on
+  // both clients.
   const before = alice.entity.position.clone()
-  await walk(alice, 0, 1500) // yaw 0 faces −Z
+  await walk(alice, Math.PI, 1200) // mineflayer's yaw π faces +Z
   await sleep(400)
   const moved = alice.entity.position.distanceTo(before)
   check(moved > 1, `alice walked only ${moved.toFixed(2)} blocks`)
@@ -182,6 +183,8 @@ async function main () {
     const dz = e.position[2] - alice.entity.position.z
     check(Math.hypot(dx, dz) < 0.6, `alice: entity ${id} at ${e.position} did not follow her to ${alice.entity.position}`)
   }
+  check(bobSees.alive().length === aliceSees.alive().length,
+    `bob sees ${bobSees.alive().length} displays after alice walked towards him, alice ${aliceSees.alive().length}`)
   for (const [id, e] of bobSees.alive()) {
     const latest = history.latestPosition.get(id - ENTITY_ID_BASE)
     check(latest && latest.join() === e.position.join(), `bob: entity ${id} at ${e.position}, frames say ${latest}`)

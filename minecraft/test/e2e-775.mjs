@@ -156,8 +156,8 @@ async function main () {
     check(history.hasPosition(id - ENTITY_ID_BASE, ...e.position), `bob: entity ${id} at ${e.position}, not a frame position`)
   }
 
-  // alice walks 3 blocks: the displays follow.
-  await alice.walkTo(HOME[0], HOME[2] - 3, 0.2)
+  // alice walks 3 blocks towards bob: the displays follow, on both clients.
+  await alice.walkTo(HOME[0] + 3, HOME[2], 0.2)
   await sleep(400)
   for (const [id, e] of aliceSees.alive()) {
     const latest = history.latestPosition.get(id - ENTITY_ID_BASE)
@@ -165,6 +165,8 @@ async function main () {
     check(Math.hypot(e.position[0] - alice.position[0], e.position[2] - alice.position[2]) < 0.6,
       `alice: entity ${id} at ${e.position} did not follow her to ${alice.position}`)
   }
+  check(bobSees.alive().length === aliceSees.alive().length,
+    `bob sees ${bobSees.alive().length} displays after alice walked towards him, alice ${aliceSees.alive().length}`)
   for (const [id, e] of bobSees.alive()) {
     const latest = history.latestPosition.get(id - ENTITY_ID_BASE)
     check(latest && latest.join() === e.position.join(), `bob: entity ${id} at ${e.position}, frames say ${latest}`)
