@@ -8,13 +8,9 @@
 //
 // Usage: node test/e2e-775.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
 
-import { createRequire } from 'node:module'
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'
-import { DisplayWatcher, ENTITY_ID_BASE, FrameHistory, adapterModule, checkTransforms, sleep, waitFor } from './lib/e2e.mjs'
-import { dataFor, displayTypeId } from './lib/minecraft.mjs'
-
-const require = createRequire(import.meta.url)
-const mc = require('minecraft-protocol')
+import { ENTITY_ID_BASE, FrameHistory, Player, adapterModule, checkTransforms, sleep, startBareBackend, waitFor } from './lib/e2e.mjs'
+import { displayTypeId } from './lib/minecraft.mjs'
 
 const LIMIT_MS = 60_000
 const VERSION = '26.1'
@@ -23,74 +19,6 @@ const failures = []
 const check = (ok, what) => { if (!ok) failures.push(what) }
 const cleanups = []
 const step = (m) => console.log(`e2e-775: ${m}`)
-
-// The backend: logs players in at a place chosen per name and remembers where their clients say
-// they are. It sends no world: these clients do not need one.
-function startBackend (spawnAt) {
-  return new Promise((resolve, reject) => {
-    const server = mc.createServer({ host: '127.0.0.1', port: 0, version: VERSION, 'online-mode': false, keepAlive: false, hideErrors: true })
-    const login = dataFor(PROTOCOL).loginPacket
-    let nextEntityId = 1
-    server.on('playerJoin', (client) => {
-      const [x, y, z] = spawnAt(client.username)
-      client.write('login', { ...login, entityId: nextEntityId++, enforcesSecureChat: false })
-      client.write('position', { teleportId: 1, x, y, z, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
-    })
-    server.once('listening', () => resolve({ server, port: server.socketServer.address().port }))
-    server.once('error', reject)
-  })
-}
-
-// A player's client: minecraft-protocol, moving by writing its own position packets as a client's
-// physics would (20 per second).
-class Player {
-  constructor (port, username) {
-    this.username = username
-    this.client = mc.createClient({ host: '127.0.0.1', port, username, version: VERSION, auth: 'offline' })
-    this.watcher = new DisplayWatcher(this.client, username)
-    this.position = null
-    this.client.on('position', (p) => {
-      this.position = [p.x, p.y, p.z]
-      this.client.write('teleport_confirm', { teleportId: p.teleportId })
-    })
-  }
-
-  ready () {
-    return waitFor(() => this.position, 10000, `${this.username} placed by the backend`)
-  }
-
-  move (x, y, z, onGround = true) {
-    this.position = [x, y, z]
-    this.client.write('position', { x, y, z, flags: { onGround } })
-  }
-
-  // Walks in a straight line to (x, z) at `speed` blocks per tick, one packet per 50 ms.
-  async walkTo (x, z, speed, until = () => false) {
-    for (;;) {
-      const [px, py, pz] = this.position
-      const dx = x - px
-      const dz = z - pz
-      const d = Math.hypot(dx, dz)
-      if (d < 1e-9 || until()) return
-      const s = Math.min(speed, d)
-      this.move(px + (dx / d) * s, py, pz + (dz / d) * s)
-      await sleep(50)
-    }
-  }
-
-  async jump () {
-    const [x, y, z] = this.position
-    for (const dy of [0.42, 0.75, 1.0, 1.17, 1.25, 1.17, 1.0, 0.75, 0.42]) {
-      this.move(x, y + dy, z, false)
-      await sleep(50)
-    }
-    this.move(x, y, z, true)
-  }
-
-  chatCommand (command) {
-    this.client.write('chat_command', { command })
-  }
-}
 
 async function main () {
   const sim = await startServer({ bin: emoteSimBinary(), clock: 'realtime' })
@@ -102,7 +30,7 @@ async function main () {
   await observer.request('subscribe', {})
 
   const HOME = [8.5, 64, 8.5]
-  const backend = await startBackend((name) => (name === 'bob' ? [HOME[0] + 300, 64, HOME[2]] : HOME))
+  const backend = await startBareBackend(VERSION, (name) => (name === 'bob' ? [HOME[0] + 300, 64, HOME[2]] : HOME))
   cleanups.push(() => backend.server.close())
   const { startAdapter } = await import(adapterModule)
   const adapter = await startAdapter({
@@ -112,9 +40,9 @@ async function main () {
   cleanups.push(() => adapter.close())
   step(`emote-sim :${sim.port}, backend :${backend.port}, adapter :${adapter.port}`)
 
-  const alice = new Player(adapter.port, 'alice')
+  const alice = new Player(adapter.port, 'alice', VERSION)
   cleanups.push(() => alice.client.end())
-  const bob = new Player(adapter.port, 'bob')
+  const bob = new Player(adapter.port, 'bob', VERSION)
   cleanups.push(() => bob.client.end())
   await alice.ready()
   await bob.ready()

@@ -1,9 +1,14 @@
 // Helpers shared by the end-to-end tests (render.md §9): the adapter example, an observer of the
 // frames, and the checks of what a real client library holds against what the frames said.
 
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { repoRoot } from './emote-sim.mjs'
 import { f32Bits } from './minecraft.mjs'
+
+const require = createRequire(import.meta.url)
+const mc = require('minecraft-protocol')
+const minecraftData = require('minecraft-data')
 
 export const adapterModule = path.join(repoRoot, 'examples', 'node-adapter', 'adapter.mjs')
 
@@ -133,5 +138,73 @@ export function checkTransforms (history, watcher, entityId, failures) {
       failures.push(`${watcher.label}: entity ${entityId} got metadata ${index} = ${JSON.stringify(value)}, ` +
         'which no frame gave its display')
     }
+  }
+}
+
+// The backend: logs players in at a place chosen per name and remembers where their clients say
+// they are. It sends no world: these clients do not need one.
+export function startBareBackend (version, spawnAt) {
+  return new Promise((resolve, reject) => {
+    const server = mc.createServer({ host: '127.0.0.1', port: 0, version, 'online-mode': false, keepAlive: false, hideErrors: true })
+    const login = minecraftData(version).loginPacket
+    let nextEntityId = 1
+    server.on('playerJoin', (client) => {
+      const [x, y, z] = spawnAt(client.username)
+      client.write('login', { ...login, entityId: nextEntityId++, enforcesSecureChat: false })
+      client.write('position', { teleportId: 1, x, y, z, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
+    })
+    server.once('listening', () => resolve({ server, port: server.socketServer.address().port }))
+    server.once('error', reject)
+  })
+}
+
+// A player's client: minecraft-protocol, moving by writing its own position packets as a client's
+// physics would (20 per second).
+export class Player {
+  constructor (port, username, version) {
+    this.username = username
+    this.client = mc.createClient({ host: '127.0.0.1', port, username, version, auth: 'offline' })
+    this.watcher = new DisplayWatcher(this.client, username)
+    this.position = null
+    this.client.on('position', (p) => {
+      this.position = [p.x, p.y, p.z]
+      this.client.write('teleport_confirm', { teleportId: p.teleportId })
+    })
+  }
+
+  ready () {
+    return waitFor(() => this.position, 10000, `${this.username} placed by the backend`)
+  }
+
+  move (x, y, z, onGround = true) {
+    this.position = [x, y, z]
+    this.client.write('position', { x, y, z, flags: { onGround } })
+  }
+
+  // Walks in a straight line to (x, z) at `speed` blocks per tick, one packet per 50 ms.
+  async walkTo (x, z, speed, until = () => false) {
+    for (;;) {
+      const [px, py, pz] = this.position
+      const dx = x - px
+      const dz = z - pz
+      const d = Math.hypot(dx, dz)
+      if (d < 1e-9 || until()) return
+      const s = Math.min(speed, d)
+      this.move(px + (dx / d) * s, py, pz + (dz / d) * s)
+      await sleep(50)
+    }
+  }
+
+  async jump () {
+    const [x, y, z] = this.position
+    for (const dy of [0.42, 0.75, 1.0, 1.17, 1.25, 1.17, 1.0, 0.75, 0.42]) {
+      this.move(x, y + dy, z, false)
+      await sleep(50)
+    }
+    this.move(x, y, z, true)
+  }
+
+  chatCommand (command) {
+    this.client.write('chat_command', { command })
   }
 }
