@@ -13,6 +13,7 @@ WORKDIR /src
 COPY CMakeLists.txt CMakePresets.json ./
 COPY cmake cmake
 COPY engine engine
+COPY render render
 COPY protocol protocol
 COPY server server
 COPY bench bench
