@@ -7,7 +7,7 @@
 FROM debian:bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      cmake ninja-build g++ pkg-config libboost-dev rapidjson-dev libspdlog-dev libfmt-dev libre2-dev \
+      cmake ninja-build g++ pkg-config libboost-dev rapidjson-dev libspdlog-dev libfmt-dev libre2-dev libdeflate-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt CMakePresets.json ./
@@ -25,7 +25,7 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMOTE_SIM_TESTS=OF
 # ---- runtime -----------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libspdlog1.10 libfmt9 libre2-9 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libspdlog1.10 libfmt9 libre2-9 libdeflate0 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/emote-sim --create-home emote-sim
 COPY --from=build /src/build/server/emote-sim /usr/local/bin/emote-sim

@@ -53,6 +53,66 @@ const metadata_slot& flags_slot() noexcept {
   return s;
 }
 
+const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
+                                std::uint8_t index) noexcept {
+  return index == mi::flags ? &flags_slot() : find_slot(v, kind, index);
+}
+
+metadata_entry value_entry(const metadata_slot& s, const entry_value& value) noexcept {
+  metadata_entry e;
+  e.index = s.index;
+  e.kind = s.kind;
+  e.i = value.i;
+  e.f = value.f;
+  return e;
+}
+
+bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept {
+  entry_value val;
+  val.i = e.i;
+  val.f = e.f;
+  entry_value def = default_value(s);
+  if (e.kind == serializer::byte) {
+    // A byte entry is compared as the byte it is written as.
+    val.i = static_cast<std::int8_t>(val.i);
+    def.i = static_cast<std::int8_t>(def.i);
+  }
+  return !same_bits(val, def);
+}
+
+std::uint32_t update_transform(display_values& values, const api::transform_record& t,
+                               std::int32_t interpolation_duration) noexcept {
+  std::uint32_t dirty = 0;
+  if (values[mi::interpolation_duration].i != interpolation_duration) {
+    values[mi::interpolation_duration].i = interpolation_duration;
+    dirty |= 1U << mi::interpolation_duration;
+  }
+  // The entries 11-14 as set_transform writes them.
+  const std::array<float, 4> next[4] = {{t.translation[0], t.translation[1], t.translation[2], 0},
+                                        {t.scale[0], t.scale[1], t.scale[2], 0},
+                                        t.left_rotation,
+                                        t.right_rotation};
+  for (std::uint8_t k = 0; k < 4; ++k) {
+    entry_value& cur = values[mi::translation + k];
+    const entry_value n{cur.i, next[k]};
+    if (!same_bits(n, cur)) {
+      cur = n;
+      dirty |= 1U << (mi::translation + k);
+    }
+  }
+  return dirty;
+}
+
+std::uint32_t changed_entries(const display_values& a, const display_values& b) noexcept {
+  std::uint32_t dirty = 0;
+  for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
+    if (!same_bits(a[idx], b[idx])) {
+      dirty |= 1U << idx;
+    }
+  }
+  return dirty;
+}
+
 entry_value default_value(const metadata_slot& s) noexcept {
   entry_value e;
   switch (s.kind) {

@@ -6,6 +6,7 @@
 
 #include "engine/api/event.hpp"
 #include "engine/core/snbt.hpp"
+#include "render/packets.hpp"
 #include "render/tables.hpp"
 
 #include <array>
@@ -65,14 +66,31 @@ const metadata_slot* find_slot(const version_table& v, entity_kind kind,
                                std::uint8_t index) noexcept;
 /// The shared-flags entry (index 0, byte, default 0).
 const metadata_slot& flags_slot() noexcept;
+/// The slot of `index` for `kind` in `v`, the shared flags (index 0) included; nullptr when
+/// that kind has no such index.
+const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
+                                std::uint8_t index) noexcept;
 /// The default of a slot as a value.
 entry_value default_value(const metadata_slot& s) noexcept;
+/// The entry of a value index (not a content entry: 23, or 24 of item displays) of slot `s`.
+metadata_entry value_entry(const metadata_slot& s, const entry_value& value) noexcept;
+/// Whether a byte, int, float, vector3 or quaternion entry differs from its slot's default,
+/// bitwise (render.md §5.1: a spawn's metadata carries only such entries).
+bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept;
 
 /// Every value at its default (from `v`'s slots).
 display_values default_values(const version_table& v, entity_kind kind);
 
 /// Set the transform entries 11-14 from a frame transform.
 void set_transform(display_values& out, const api::transform_record& t) noexcept;
+
+/// Apply a display.update's transform and interpolation duration to `values` (render.md §5.2):
+/// the bits (1 << index) of the entries among 9 and 11-14 whose value changed, bitwise. Index 8
+/// is the caller's: the renderer sends it with every transform, stress does not.
+std::uint32_t update_transform(display_values& values, const api::transform_record& t,
+                               std::int32_t interpolation_duration) noexcept;
+/// The bits (1 << index) of the entries that differ between `a` and `b`, bitwise.
+std::uint32_t changed_entries(const display_values& a, const display_values& b) noexcept;
 
 /// Set the NBT-derived entries (0, 15-22, and 24-27 of text displays) from the effective NBT,
 /// every key absent from it at its default of `v`. One message per ignored key or unreadable

@@ -523,15 +523,14 @@ struct renderer::impl {
 
   /// The metadata entry of index `idx` for version `ver`; false when that kind lacks it there.
   bool fill(display& d, std::size_t ver, std::uint8_t idx, metadata_entry& e) {
-    const version_table& v = *vers[ver];
-    const metadata_slot* s = idx == mi::flags ? &flags_slot() : find_slot(v, d.ekind, idx);
+    const metadata_slot* s = entry_slot(*vers[ver], d.ekind, idx);
     if (!s) {
       return false;
     }
-    e = metadata_entry{};
-    e.index = idx;
-    e.kind = s->kind;
     if (idx == mi::content) {
+      e = metadata_entry{};
+      e.index = idx;
+      e.kind = s->kind;
       if (d.kind == api::display_kind::block) {
         e.i = d.visible ? content_for(d, ver).state : s->int_default;
       } else if (d.visible) {
@@ -541,37 +540,23 @@ struct renderer::impl {
       }
       return true;
     }
+    entry_value v = d.values[idx];
     if (idx == mi::item_display && d.kind == api::display_kind::item) {
-      e.i = mode_for(d, ver);
-      return true;
+      v.i = mode_for(d, ver);
     }
-    e.i = d.values[idx].i;
-    e.f = d.values[idx].f;
+    e = value_entry(*s, v);
     return true;
   }
 
   /// Whether entry `e` of version `ver` differs from its default (render.md §5.1).
   bool non_default(const display& d, std::size_t ver, const metadata_entry& e) const {
-    const version_table& v = *vers[ver];
-    const metadata_slot* s = e.index == mi::flags ? &flags_slot() : find_slot(v, d.ekind, e.index);
     switch (e.kind) {
     case serializer::item_stack:
       return e.raw != empty_item[ver];
     case serializer::component:
       return e.raw != empty_text[ver];
-    default: {
-      entry_value val;
-      val.i = e.i;
-      val.f = e.f;
-      if (e.kind == serializer::byte) {
-        val.i = static_cast<std::int8_t>(e.i);
-      }
-      entry_value def = default_value(*s);
-      if (e.kind == serializer::byte) {
-        def.i = static_cast<std::int8_t>(def.i);
-      }
-      return !same_bits(val, def);
-    }
+    default:
+      return differs_from_default(*entry_slot(*vers[ver], d.ekind, e.index), e);
     }
   }
 
@@ -842,18 +827,7 @@ struct renderer::impl {
     if (up.transform) {
       // render.md §5.2: 8 always; 9 and 11-14 when they differ (binary32 bits).
       d.dirty |= 1U << mi::interpolation_start;
-      if (d.values[mi::interpolation_duration].i != up.interpolation_duration) {
-        d.values[mi::interpolation_duration].i = up.interpolation_duration;
-        d.dirty |= 1U << mi::interpolation_duration;
-      }
-      display_values next = d.values;
-      set_transform(next, *up.transform);
-      for (std::uint8_t idx = mi::translation; idx <= mi::right_rotation; ++idx) {
-        if (!same_bits(next[idx], d.values[idx])) {
-          d.values[idx] = next[idx];
-          d.dirty |= 1U << idx;
-        }
-      }
+      d.dirty |= update_transform(d.values, *up.transform, up.interpolation_duration);
       d.transform = *up.transform;
     }
     bool content_changed = false;
@@ -884,11 +858,7 @@ struct renderer::impl {
           warn_nbt(d, ver);
         }
       }
-      for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
-        if (!same_bits(before[idx], d.values[idx])) {
-          d.dirty |= 1U << idx;
-        }
-      }
+      d.dirty |= changed_entries(before, d.values);
     }
     queue(d);
   }

@@ -9,7 +9,10 @@
 #include "engine/core/memo.hpp"
 #include "engine/core/time_string.hpp"
 #include "protocol/config.hpp"
+#include "render/framing.hpp"
+#include "render/tables.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -43,16 +46,24 @@ const cli_command& stress_cli() {
     c.max_operands = 0;
     c.description =
         "Plays N instances of the loaded Animations (fixed-seed assignment, start phases and grid\n"
-        "of docs/spec/players.md §8.3) at 20 TPS; every tick's frame is encoded once and read by R\n"
+        "of docs/spec/players.md §8.3) at 20 TPS; every tick's frame is encoded once and read by "
+        "R\n"
         "in-memory recipients. Prints instances, peak displays, ticks sampled, MSPT avg / p95 /\n"
         "max, estimated TPS, the time split (engine, encode, fan-out), traffic, a checksum of\n"
         "every frame byte and the peak resident memory. Figures and what they mean:\n"
-        "docs/guide/performance.md. The emote folder and `disabled` come from the configuration, as\n"
+        "docs/guide/performance.md. The emote folder and `disabled` come from the configuration, "
+        "as\n"
         "for serve.\n";
     c.options = {
         value_option("time", "T", "test length: ticks (600t) or seconds (30s); default 30s"),
         value_option("instances", "N", "animation instances, 1..1000000 (default 100)"),
         value_option("recipients", "R", "in-memory recipients, 0..100000 (default 20)"),
+        value_option("wire-protocol", "PROTOCOL",
+                     "Minecraft packets of this protocol (767..775) instead of JSON frames,\n"
+                     "as the mod's stress pipeline (docs/spec/render.md §8)"),
+        value_option("compression-threshold", "N",
+                     "with --wire-protocol: compress packets of at least N bytes (default 256,\n"
+                     "-1 off; docs/spec/render.md §5.6)"),
         config_file_option(),
     };
     for (auto& o : config_cli_options(stress_config_keys)) {
@@ -100,6 +111,31 @@ int cmd_stress(std::span<const std::string_view> argv) {
   if (auto v = args.value("recipients"); v && !parse_count(*v, 100000, options.recipients)) {
     std::fprintf(stderr, "emote-sim stress: --recipients must be an integer 0..100000\n");
     return 2;
+  }
+  if (auto v = args.value("wire-protocol")) {
+    std::int32_t p = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), p);
+    if (ec != std::errc{} || end != v->data() + v->size() || !render::find_version(p)) {
+      std::fprintf(stderr, "emote-sim stress: --wire-protocol '%s': supported protocols are %s\n",
+                   v->c_str(), std::string(render::supported_protocols_text()).c_str());
+      return 2;
+    }
+    options.wire_protocol = p;
+  }
+  if (auto v = args.value("compression-threshold")) {
+    std::int32_t t = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), t);
+    if (ec != std::errc{} || end != v->data() + v->size() || t < -1 ||
+        static_cast<std::size_t>(std::max(t, 0)) > render::max_frame_length) {
+      std::fprintf(stderr, "emote-sim stress: --compression-threshold must be an integer -1..%zu\n",
+                   render::max_frame_length);
+      return 2;
+    }
+    if (!options.wire_protocol) {
+      std::fprintf(stderr, "emote-sim stress: --compression-threshold needs --wire-protocol\n");
+      return 2;
+    }
+    options.compression_threshold = t;
   }
   options.paced = !args.has("unpaced");
   options.parallel = !args.has("serial");

@@ -4,6 +4,7 @@
 
 #include "engine/json/writer.hpp"
 #include "protocol/encode.hpp"
+#include "render/stress_wire.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -125,11 +126,16 @@ struct share {
   std::size_t begin = 0, end = 0;
   sim::stress_run::part* part = nullptr;
   std::string text; ///< the share's events, comma-separated
+  // With --wire-protocol: the share's framed packets instead (render.md §8).
+  render::stress_wire* wire = nullptr;
+  render::packet_framer* framer = nullptr;
+  render::wire_output packets;
   std::uint64_t records = 0;
   std::int64_t engine_ns = 0; ///< advancing and emitting (the rest of work() is encoding)
 
   void work() {
     text.clear();
+    packets.clear();
     part->ended.clear();
     records = 0;
     engine_ns = 0;
@@ -139,10 +145,14 @@ struct share {
       run->step_part(b, std::min(end, b + batch), *part);
       const std::int64_t t1 = now_ns();
       if (!part->events.empty()) {
-        if (!text.empty()) {
-          text.push_back(',');
+        if (wire) {
+          wire->encode(part->events, *framer, packets);
+        } else {
+          if (!text.empty()) {
+            text.push_back(',');
+          }
+          protocol::encode_events(text, part->events, false);
         }
-        protocol::encode_events(text, part->events, false);
         records += part->events.size();
       }
       engine_ns += t1 - t0;
@@ -165,6 +175,16 @@ public:
         solo_(1), read_(reader_fn(best_reader(o.simd))) {
     if (o.parallel) {
       worker_ = std::make_unique<worker>();
+    }
+    if (o.wire_protocol) {
+      // cmd_stress checked the protocol; render.md §8 with the default render configuration.
+      wire_ = std::make_unique<render::stress_wire>(*render::find_version(*o.wire_protocol),
+                                                    render::render_config{});
+      for (std::size_t i = 0; i < 2; ++i) {
+        framers_[i] = std::make_unique<render::packet_framer>(o.compression_threshold);
+        shares_[i].wire = wire_.get();
+        shares_[i].framer = framers_[i].get();
+      }
     }
     const std::size_t n = run_.instance_count();
     const bool split = worker_ && n >= parallel_instances_threshold;
@@ -192,7 +212,8 @@ public:
     const auto period = std::chrono::milliseconds(50);
     auto deadline = clock_type::now();
     std::int64_t encode_ns = 0;
-    std::uint64_t tick_bytes = 0; ///< bytes of the sampled ticks' frames
+    std::uint64_t tick_bytes = 0;   ///< bytes of the sampled ticks' frames
+    std::uint64_t tick_packets = 0; ///< packets of the sampled ticks (--wire-protocol)
     const std::int64_t test_begin = now_ns();
     for (std::int64_t k = 0; k < options_.ticks; ++k) {
       if (options_.paced) {
@@ -230,6 +251,16 @@ public:
       bytes_ += line_bytes_;
       tick_bytes += line_bytes_;
       r.bytes_per_tick.max = std::max(r.bytes_per_tick.max, static_cast<std::int64_t>(line_bytes_));
+      if (wire_) {
+        std::uint64_t n = 0;
+        for (std::size_t i = 0; i < share_count_; ++i) {
+          n += shares_[i].packets.packets;
+          count_packets(shares_[i].packets);
+        }
+        tick_packets += n;
+        r.wire.packets_per_tick.max =
+            std::max(r.wire.packets_per_tick.max, static_cast<std::int64_t>(n));
+      }
       ++r.ticks;
     }
     const std::int64_t test_end = now_ns();
@@ -251,6 +282,24 @@ public:
       r.split_ms.encode = static_cast<double>(encode_ns) / 1e6 / n;
       r.bytes_per_tick.avg = static_cast<double>(tick_bytes) / n;
     }
+    if (wire_) {
+      const auto readers = static_cast<double>(recipients_.size());
+      r.wire.protocol = *options_.wire_protocol;
+      r.wire.compression_threshold = options_.compression_threshold;
+      r.wire.packets = packets_;
+      r.wire.dropped_packets = dropped_packets_;
+      for (const auto& f : framers_) {
+        r.wire.compressed_packets += f->compressed();
+      }
+      r.wire.bytes_per_tick.avg = r.bytes_per_tick.avg;
+      r.wire.bytes_per_tick.max = r.bytes_per_tick.max;
+      r.wire.bytes_per_tick.total_avg = r.bytes_per_tick.avg * readers;
+      if (r.ticks > 0) {
+        r.wire.packets_per_tick.avg =
+            static_cast<double>(tick_packets) / static_cast<double>(r.ticks);
+      }
+      r.wire.packets_per_tick.total_avg = r.wire.packets_per_tick.avg * readers;
+    }
     r.records = records_;
     r.bytes = bytes_;
     const double fanout_s = r.mspt.network_avg * static_cast<double>(r.mspt.sampled) / 1e3;
@@ -269,8 +318,25 @@ public:
   }
 
 private:
+  void count_packets(const render::wire_output& w) {
+    packets_ += w.packets;
+    dropped_packets_ += w.dropped;
+  }
+
   /// The frame line's pieces: head, the shares' events (comma between non-empty ones), tail.
+  /// With --wire-protocol: the shares' packets, in instance order.
   void assemble(api::tick_number tick) {
+    if (wire_) {
+      pieces_.clear();
+      line_bytes_ = 0;
+      for (std::size_t i = 0; i < share_count_; ++i) {
+        if (!shares_[i].packets.bytes.empty()) {
+          pieces_.emplace_back(shares_[i].packets.bytes);
+          line_bytes_ += shares_[i].packets.bytes.size();
+        }
+      }
+      return;
+    }
     head_.clear();
     protocol::encode_frame_head(head_, tick);
     pieces_.clear();
@@ -310,7 +376,14 @@ private:
   /// Creation and cleanup frames: encoded whole on this thread.
   void send_whole(const api::frame& f) {
     whole_.clear();
-    protocol::encode_frame(whole_, f, false);
+    if (wire_) {
+      whole_packets_.clear();
+      wire_->encode(f.events, *framers_[0], whole_packets_);
+      count_packets(whole_packets_);
+      whole_.swap(whole_packets_.bytes);
+    } else {
+      protocol::encode_frame(whole_, f, false);
+    }
     records_ += f.events.size();
     bytes_ += whole_.size();
     pieces_.clear();
@@ -334,6 +407,11 @@ private:
   rules::stress_meter meter_;
   std::uint64_t records_ = 0;
   std::uint64_t bytes_ = 0;
+  // --wire-protocol (render.md §8)
+  std::unique_ptr<render::stress_wire> wire_;
+  std::unique_ptr<render::packet_framer> framers_[2];
+  render::wire_output whole_packets_;
+  std::uint64_t packets_ = 0, dropped_packets_ = 0;
 };
 
 double round3(double v) {
@@ -377,6 +455,28 @@ std::string stress_report_json(const stress_report& r) {
   num("},\"bytes_per_tick\":{\"avg\":", r.bytes_per_tick.avg);
   j.raw(",\"max\":");
   j.i64(r.bytes_per_tick.max);
+  if (r.wire.protocol != 0) {
+    // render.md §8: the packet pipeline's figures.
+    j.raw("},\"wire\":{\"protocol\":");
+    j.i64(r.wire.protocol);
+    j.raw(",\"compression_threshold\":");
+    j.i64(r.wire.compression_threshold);
+    j.raw(",\"packets\":");
+    j.u64(r.wire.packets);
+    j.raw(",\"compressed_packets\":");
+    j.u64(r.wire.compressed_packets);
+    j.raw(",\"dropped_packets\":");
+    j.u64(r.wire.dropped_packets);
+    const auto figure = [&](std::string_view key, const per_tick_figure& f) {
+      j.raw(key);
+      num("{\"avg\":", f.avg);
+      j.raw(",\"max\":");
+      j.i64(f.max);
+      num(",\"total_avg\":", f.total_avg);
+    };
+    figure("},\"packets_per_tick\":", r.wire.packets_per_tick);
+    figure("},\"wire_bytes_per_tick\":", r.wire.bytes_per_tick);
+  }
   j.raw("},\"failures\":");
   j.u64(r.failures);
   num(",\"elapsed_s\":", r.elapsed_s);
@@ -427,7 +527,22 @@ std::string stress_report_text(const stress_report& r) {
       static_cast<long long>(r.bytes_per_tick.max), r.mib_per_s,
       static_cast<unsigned long long>(r.checksum),
       r.recipients_agree ? "every recipient agrees" : "RECIPIENTS DISAGREE", r.peak_rss_mib);
-  return buf;
+  std::string out = buf;
+  if (r.wire.protocol != 0) {
+    std::snprintf(buf, sizeof buf,
+                  "  packets           protocol %d, compression threshold %d: %.1f packets/tick "
+                  "avg, %lld max (%.0f summed over recipients); %.0f B/tick avg, %lld max "
+                  "(%.0f summed); %llu packets, %llu compressed, %llu dropped\n",
+                  r.wire.protocol, r.wire.compression_threshold, r.wire.packets_per_tick.avg,
+                  static_cast<long long>(r.wire.packets_per_tick.max),
+                  r.wire.packets_per_tick.total_avg, r.wire.bytes_per_tick.avg,
+                  static_cast<long long>(r.wire.bytes_per_tick.max),
+                  r.wire.bytes_per_tick.total_avg, static_cast<unsigned long long>(r.wire.packets),
+                  static_cast<unsigned long long>(r.wire.compressed_packets),
+                  static_cast<unsigned long long>(r.wire.dropped_packets));
+    out += buf;
+  }
+  return out;
 }
 
 } // namespace emote::server

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace emote::content {
@@ -29,6 +30,16 @@ struct stress_options {
   bool parallel = true;               ///< share large fan-outs with a worker thread
   bool simd = true;                   ///< recipients read with AVX2/AVX-512 when the CPU has them
   sim::stress_config instance_config; ///< instances (default 100), grid, bake budget
+  /// render.md §8: Minecraft packets of this protocol instead of JSON frames.
+  std::optional<std::int32_t> wire_protocol;
+  std::int32_t compression_threshold = 256; ///< render.md §5.6; < 0: off
+};
+
+/// A per-tick figure per recipient over the sampled ticks, and summed over the recipients.
+struct per_tick_figure {
+  double avg = 0;
+  std::int64_t max = 0;
+  double total_avg = 0; ///< avg × recipients (the mod sums its sinks)
 };
 
 struct stress_report {
@@ -49,6 +60,15 @@ struct stress_report {
     double avg = 0;
     std::int64_t max = 0;
   } bytes_per_tick;
+  /// With --wire-protocol (render.md §8): what each recipient gets per tick.
+  struct {
+    std::int32_t protocol = 0; ///< 0: JSON frames
+    std::int32_t compression_threshold = 0;
+    std::uint64_t packets = 0;            ///< creation and cleanup included
+    std::uint64_t compressed_packets = 0; ///< of those, compressed
+    std::uint64_t dropped_packets = 0;    ///< frames beyond a 21-bit length (not sent)
+    per_tick_figure packets_per_tick, bytes_per_tick;
+  } wire;
   std::uint64_t records = 0;  ///< events encoded, creation and cleanup included
   std::uint64_t bytes = 0;    ///< bytes of every frame line (each recipient reads them all)
   double mib_per_s = 0;       ///< bytes × recipients read per second of fan-out

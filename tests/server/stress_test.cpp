@@ -233,3 +233,93 @@ TEST_CASE("stress recipients: every reader computes the same checksum over any s
   std::swap_ranges(bytes.begin(), bytes.begin() + 256, bytes.begin() + 512);
   CHECK(sum(server::reader_kind::scalar, 70000, {}) != base);
 }
+
+TEST_CASE("stress --wire-protocol: packets, framed once, the same bytes on every path") {
+  // render.md §8: spawn bundles at creation, changed values per tick, one destroy per display.
+  const auto catalog = fixture_catalog();
+  auto o = quick(300, 4);
+  o.wire_protocol = 775;
+  const auto r = server::run_stress(catalog, o);
+  CHECK(r.active == 300);
+  CHECK(r.recipients_agree);
+  CHECK(r.wire.protocol == 775);
+  CHECK(r.wire.compression_threshold == 256);
+  CHECK(r.wire.dropped_packets == 0);
+  // Creation: 3 or 4 packets per display; cleanup: one destroy per display.
+  CHECK(r.wire.packets >= static_cast<std::uint64_t>(4 * r.peak_displays));
+  CHECK(r.wire.packets_per_tick.avg > 0);
+  CHECK(r.wire.packets_per_tick.max >= static_cast<std::int64_t>(r.wire.packets_per_tick.avg));
+  CHECK(r.wire.packets_per_tick.total_avg == doctest::Approx(4 * r.wire.packets_per_tick.avg));
+  CHECK(r.wire.bytes_per_tick.avg == r.bytes_per_tick.avg);
+  CHECK(r.wire.bytes_per_tick.total_avg == doctest::Approx(4 * r.bytes_per_tick.avg));
+  // A tick's packets are entity_metadata frames of at least 3 bytes each.
+  CHECK(r.wire.bytes_per_tick.avg >= 3 * r.wire.packets_per_tick.avg);
+
+  auto serial = o;
+  serial.parallel = false;
+  serial.simd = false;
+  const auto one_thread = server::run_stress(catalog, serial);
+  CHECK(one_thread.checksum == r.checksum);
+  CHECK(one_thread.wire.packets == r.wire.packets);
+  CHECK(server::run_stress(catalog, o).checksum == r.checksum);
+
+  // Other framing or another version: other bytes.
+  auto plain = o;
+  plain.compression_threshold = -1;
+  const auto uncompressed = server::run_stress(catalog, plain);
+  CHECK(uncompressed.wire.compressed_packets == 0);
+  CHECK(uncompressed.checksum != r.checksum);
+  CHECK(uncompressed.wire.packets == r.wire.packets);
+  auto older = o;
+  older.wire_protocol = 767;
+  CHECK(server::run_stress(catalog, older).checksum != r.checksum);
+  // JSON frames are something else again.
+  CHECK(server::run_stress(catalog, quick(300, 4)).checksum != r.checksum);
+}
+
+TEST_CASE("exe: stress --wire-protocol reports packets and refuses bad arguments") {
+  const auto dir = server::testing::scratch_dir("exe_stress_wire");
+  std::string out;
+  std::string err;
+  REQUIRE(server::testing::process::run({"stress", "--time", "20t", "--instances", "40",
+                                         "--recipients", "3", "--unpaced", "--json",
+                                         "--wire-protocol", "769", "--compression-threshold", "64",
+                                         "--emotes", emotes_dir.string()},
+                                        dir, &out, &err) == 0);
+  rapidjson::Document doc;
+  REQUIRE_MESSAGE(!json::parse_wire(out.substr(0, out.find('\n')), doc), out);
+  REQUIRE(doc.HasMember("wire"));
+  CHECK(doc["wire"]["protocol"].GetInt() == 769);
+  CHECK(doc["wire"]["compression_threshold"].GetInt() == 64);
+  for (const char* key : {"packets_per_tick", "wire_bytes_per_tick"}) {
+    REQUIRE_MESSAGE(doc.HasMember(key), key);
+    for (const char* f : {"avg", "max", "total_avg"}) {
+      CHECK_MESSAGE(doc[key].HasMember(f), key << "." << f);
+    }
+  }
+  CHECK(doc["wire_bytes_per_tick"]["total_avg"].GetDouble() ==
+        doctest::Approx(3 * doc["wire_bytes_per_tick"]["avg"].GetDouble()).epsilon(0.01));
+  // JSON frames have no wire figures.
+  REQUIRE(server::testing::process::run({"stress", "--time", "5t", "--instances", "3", "--unpaced",
+                                         "--json", "--emotes", emotes_dir.string()},
+                                        dir, &out) == 0);
+  CHECK(out.find("\"wire\"") == std::string::npos);
+  // The text report has a packets line.
+  REQUIRE(server::testing::process::run({"stress", "--time", "5t", "--instances", "3", "--unpaced",
+                                         "--wire-protocol", "775", "--emotes", emotes_dir.string()},
+                                        dir, &out) == 0);
+  CHECK(out.find("protocol 775, compression threshold 256") != std::string::npos);
+
+  CHECK(server::testing::process::run({"stress", "--wire-protocol", "760"}, dir, nullptr, &err) ==
+        2);
+  CHECK(err.find("supported protocols are 767") != std::string::npos);
+  CHECK(server::testing::process::run({"stress", "--wire-protocol", "1099511627776"}, dir, nullptr,
+                                      &err) == 2);
+  CHECK(server::testing::process::run({"stress", "--compression-threshold", "10"}, dir, nullptr,
+                                      &err) == 2);
+  CHECK(err.find("needs --wire-protocol") != std::string::npos);
+  CHECK(server::testing::process::run(
+            {"stress", "--wire-protocol", "775", "--compression-threshold", "-2"}, dir, nullptr,
+            &err) == 2);
+  CHECK(err.find("--compression-threshold must be an integer -1..") != std::string::npos);
+}
