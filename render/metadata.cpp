@@ -82,9 +82,16 @@ bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexc
 
 std::uint32_t update_transform(display_values& values, const api::transform_record& t,
                                std::int32_t interpolation_duration) noexcept {
+  return update_transform(std::span<entry_value, 6>(values.data() + mi::interpolation_duration, 6),
+                          t, interpolation_duration);
+}
+
+std::uint32_t update_transform(std::span<entry_value, 6> motion, const api::transform_record& t,
+                               std::int32_t interpolation_duration) noexcept {
+  static_assert(mi::translation == mi::interpolation_duration + 2);
   std::uint32_t dirty = 0;
-  if (values[mi::interpolation_duration].i != interpolation_duration) {
-    values[mi::interpolation_duration].i = interpolation_duration;
+  if (motion[0].i != interpolation_duration) {
+    motion[0].i = interpolation_duration;
     dirty |= 1U << mi::interpolation_duration;
   }
   // The entries 11-14 as set_transform writes them.
@@ -93,7 +100,7 @@ std::uint32_t update_transform(display_values& values, const api::transform_reco
                                         t.left_rotation,
                                         t.right_rotation};
   for (std::uint8_t k = 0; k < 4; ++k) {
-    entry_value& cur = values[mi::translation + k];
+    entry_value& cur = motion[2 + k];
     const entry_value n{cur.i, next[k]};
     if (!same_bits(n, cur)) {
       cur = n;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,9 @@ void set_transform(display_values& out, const api::transform_record& t) noexcept
 /// the bits (1 << index) of the entries among 9 and 11-14 whose value changed, bitwise. Index 8
 /// is the caller's: the renderer sends it with every transform, stress does not.
 std::uint32_t update_transform(display_values& values, const api::transform_record& t,
+                               std::int32_t interpolation_duration) noexcept;
+/// The same on the entries 9..14 alone (`motion[k]` is index 9 + k; 10 is left alone).
+std::uint32_t update_transform(std::span<entry_value, 6> motion, const api::transform_record& t,
                                std::int32_t interpolation_duration) noexcept;
 /// The bits (1 << index) of the entries that differ between `a` and `b`, bitwise.
 std::uint32_t changed_entries(const display_values& a, const display_values& b) noexcept;

@@ -19,6 +19,7 @@
 #include "render/metadata.hpp"
 #include "render/renderer.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -53,17 +54,23 @@ public:
   [[nodiscard]] const version_table& version() const noexcept { return *v_; }
 
 private:
-  struct display {
+  /// What every tick reads and writes, kept small and apart from the rest so that a tick's
+  /// updates walk a compact table (instances hold consecutive handles).
+  struct hot {
     bool live = false;
     bool visible = false;
-    bool skin = false; ///< a skin-bound head
     api::display_kind kind = api::display_kind::item;
     entity_kind ekind = entity_kind::item_display;
     std::int32_t entity_id = 0;
-    std::uint32_t spawns = 0; ///< display.spawn records of this handle so far (render.md §3)
-    std::int32_t state = 0;   ///< block state id
-    std::int32_t mode = 0;    ///< item display mode byte
-    display_values values{};
+    std::array<entry_value, 6> motion{}; ///< indexes 9..14 (display_values' are not kept)
+  };
+  /// The rest: spawns, content, hand refreshes and NBT changes.
+  struct cold {
+    bool skin = false;             ///< a skin-bound head
+    std::uint32_t spawns = 0;      ///< display.spawn records of this handle so far (render.md §3)
+    std::int32_t state = 0;        ///< block state id
+    std::int32_t mode = 0;         ///< item display mode byte
+    display_values values{};       ///< but 9..14, which are hot::motion
     std::string content;           ///< item stack or text component, as shown when visible
     std::string item;              ///< the item stack SNBT (a hand refresh replaces it)
     core::nbt_compound entity_nbt; ///< the node's entity_nbt, merged under the NBT state
@@ -72,18 +79,22 @@ private:
   void spawn(const api::ev_display_spawn& sp, packet_framer& framer, wire_output& out);
   void update(const api::ev_display_update& up, packet_framer& framer, wire_output& out);
   void remove(const api::ev_display_remove& rm, packet_framer& framer, wire_output& out);
-  display* find(api::handle_id h) noexcept;
+  /// The live display of handle `h` (its index in hot_ and cold_), or -1.
+  [[nodiscard]] std::ptrdiff_t find(api::handle_id h) const noexcept;
   /// Encode `source` as the display's content; through the shared cache when `cached` (only
   /// while no other thread encodes).
-  void encode_content(display& d, std::string_view source, bool cached);
-  bool entry(const display& d, std::uint8_t idx, metadata_entry& e) const;
+  void encode_content(const hot& h, cold& c, std::string_view source, bool cached);
+  bool entry(const hot& h, const cold& c, std::uint8_t idx, metadata_entry& e) const;
   void send(packet_framer& framer, wire_output& out);
 
   const version_table* v_;
   const version_table* defaults_; ///< the table whose slot defaults seed values (as the renderer)
   render_config cfg_;
+  /// entry_slot() of every kind and index, looked up once.
+  std::array<std::array<const metadata_slot*, mi::count>, entity_kind_count> slots_{};
   std::string empty_item_, empty_text_;
-  std::vector<display> displays_; ///< by handle - 1
+  std::vector<hot> hot_;   ///< by handle - 1
+  std::vector<cold> cold_; ///< by handle - 1
   /// Encoded content by kind and source, shared by the displays that spawn with it.
   std::unordered_map<std::string, std::pair<std::string, std::int32_t>> content_cache_;
 };

@@ -25,13 +25,22 @@ public:
   /// VarInt: 7 bits per byte, low groups first; negative values take 5 bytes.
   void varint(std::int32_t v) {
     auto u = static_cast<std::uint32_t>(v);
+    if (u < 0x80) {
+      u8(static_cast<std::uint8_t>(u));
+      return;
+    }
+    char b[5];
+    std::size_t n = 0;
     while (u >= 0x80) {
-      u8(static_cast<std::uint8_t>(u | 0x80));
+      b[n++] = static_cast<char>(u | 0x80);
       u >>= 7;
     }
-    u8(static_cast<std::uint8_t>(u));
+    b[n++] = static_cast<char>(u);
+    out_->append(b, n);
   }
-  void uuid(const std::array<std::uint8_t, 16>& b) { bytes({reinterpret_cast<const char*>(b.data()), b.size()}); }
+  void uuid(const std::array<std::uint8_t, 16>& b) {
+    bytes({reinterpret_cast<const char*>(b.data()), b.size()});
+  }
   /// A protocol string: varint byte length, then UTF-8.
   void string(std::string_view s) {
     varint(static_cast<std::int32_t>(s.size()));
@@ -43,11 +52,14 @@ public:
   [[nodiscard]] std::string& buffer() noexcept { return *out_; }
 
 private:
+  /// Big-endian, appended as one piece.
   template <class U>
   void be(U v) {
-    for (int shift = static_cast<int>(sizeof(U) * 8) - 8; shift >= 0; shift -= 8) {
-      u8(static_cast<std::uint8_t>(v >> shift));
+    char b[sizeof(U)];
+    for (std::size_t k = 0; k < sizeof(U); ++k) {
+      b[k] = static_cast<char>(v >> (8 * (sizeof(U) - 1 - k)));
     }
+    out_->append(b, sizeof(U));
   }
   std::string* out_;
 };
