@@ -68,17 +68,36 @@ struct transform_text {
   std::uint16_t size;
 };
 
-void transform(json_out& o, const api::transform_record& t, bool matrix) {
-  if (matrix) {
-    write_transform(o, t, true);
-    return;
-  }
-  thread_local core::direct_memo<transform_key, transform_text, 15> memo;
+using transform_memo = core::direct_memo<transform_key, transform_text, 15>;
+
+transform_memo& transform_texts() {
+  thread_local transform_memo memo;
+  return memo;
+}
+
+transform_key key_of(const api::transform_record& t) noexcept {
   transform_key k{};
   std::memcpy(k.v.data(), t.translation.data(), 12);
   std::memcpy(k.v.data() + 3, t.left_rotation.data(), 16);
   std::memcpy(k.v.data() + 7, t.scale.data(), 12);
   std::memcpy(k.v.data() + 10, t.right_rotation.data(), 16);
+  return k;
+}
+
+/// Start loading the memo slot of an event's transform text (encode_events looks ahead).
+void prefetch_transform(const api::event& e) noexcept {
+  if (const auto* up = std::get_if<api::ev_display_update>(&e); up && up->transform) {
+    transform_texts().prefetch(key_of(*up->transform));
+  }
+}
+
+void transform(json_out& o, const api::transform_record& t, bool matrix) {
+  if (matrix) {
+    write_transform(o, t, true);
+    return;
+  }
+  transform_memo& memo = transform_texts();
+  const transform_key k = key_of(t);
   if (const transform_text* hit = memo.find(k)) {
     o.raw(std::string_view(hit->text.data(), hit->size));
     return;
@@ -449,7 +468,17 @@ void encode_frame_head(std::string& out, api::tick_number tick) {
 void encode_events(std::string& out, std::span<const api::event> events, bool matrix) {
   json_out o(out);
   event_writer w{o, matrix};
+  // The transform texts' memo slots are loaded a few events ahead of their use.
+  constexpr std::size_t ahead = 6;
+  if (!matrix) {
+    for (std::size_t i = 0; i < std::min(ahead, events.size()); ++i) {
+      prefetch_transform(events[i]);
+    }
+  }
   for (std::size_t i = 0; i < events.size(); ++i) {
+    if (!matrix && i + ahead < events.size()) {
+      prefetch_transform(events[i + ahead]);
+    }
     if (i != 0) {
       o.ch(',');
     }

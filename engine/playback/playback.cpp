@@ -39,10 +39,11 @@ struct playback::node_rt {
 };
 
 struct playback::handle_rt {
-  std::int32_t node = -1; ///< union index
-  bool hand = false;      ///< participant_hand item node
-  math::mat4f seen_world; ///< the world the emitted matrix was computed from
-  math::mat4f emitted;    ///< last emitted display matrix
+  std::int32_t node = -1;         ///< union index
+  bool hand = false;              ///< participant_hand item node
+  math::mat4f seen_world;         ///< the world the emitted matrix was computed from
+  math::mat4f emitted;            ///< last emitted display matrix
+  bool transform_changed = false; ///< emit(): `emitted` changed in this call
   bool emitted_visible = false;
   core::nbt_compound emitted_nbt;
   std::uint64_t seen_nbt_version = 0;
@@ -62,8 +63,15 @@ std::string item_snbt(const api::item_stack& s) {
 // Many playbacks show the same matrices (the same Animation at the same tick and root yaw), so
 // the decomposition, a pure function of the 16 floats, is memoised per thread (slots of 64 + 56
 // bytes, so that more of them stay in cache).
+using decomposition_memo = core::direct_memo<math::mat4f, math::decomposition, 15>;
+
+decomposition_memo& decompositions() {
+  thread_local decomposition_memo memo;
+  return memo;
+}
+
 api::transform_record make_transform(const math::mat4f& m) {
-  thread_local core::direct_memo<math::mat4f, math::decomposition, 15> memo;
+  decomposition_memo& memo = decompositions();
   const math::decomposition* hit = memo.find(m);
   const math::decomposition d = hit != nullptr ? *hit : memo.store(m, math::decompose(m));
   api::transform_record r;
@@ -849,19 +857,27 @@ void playback::emit(std::vector<api::event>& out) {
     vw.teleport_duration = tp;
     out.emplace_back(vw);
   }
-  for (std::size_t h = 0; h < handles_.size(); ++h) {
-    handle_rt& hr = handles_[h];
+  // First the display matrices that changed, each prefetching its decomposition's memo slot, so
+  // that the lookups of the second pass find them in cache.
+  decomposition_memo& memo = decompositions();
+  for (handle_rt& hr : handles_) {
     const node_rt& n = nodes_[static_cast<std::size_t>(hr.node)];
-    // Find what changed first; most handles of most ticks need no record (or only the one).
-    bool transform = false;
+    hr.transform_changed = false;
     if (!n.world.bits_equal(hr.seen_world)) {
       hr.seen_world = n.world;
       const math::mat4f m = display_matrix(hr.node);
       if (!m.bits_equal(hr.emitted)) {
         hr.emitted = m;
-        transform = true;
+        hr.transform_changed = true;
+        memo.prefetch(m);
       }
     }
+  }
+  for (std::size_t h = 0; h < handles_.size(); ++h) {
+    handle_rt& hr = handles_[h];
+    const node_rt& n = nodes_[static_cast<std::size_t>(hr.node)];
+    // Find what changed first; most handles of most ticks need no record (or only the one).
+    const bool transform = hr.transform_changed;
     const bool vis = effective_visible(hr);
     const bool visible = vis != hr.emitted_visible;
     bool nbt = false;
