@@ -1,9 +1,10 @@
-// `emote-sim stress [--time 30s] [--instances N] [--recipients R] [--emotes DIR] [--json]`
-// (protocol.md §9, players.md §8.3–8.4).
+// `emote-sim stress [--time 30s] [--instances N] [--recipients R] [--over tcp|unix]
+// [--emotes DIR] [--json]` (protocol.md §9, players.md §8.3–8.4).
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 #include "server/content_loader.hpp"
 #include "server/stress.hpp"
+#include "server/stress_sockets.hpp"
 
 #include "engine/content/model.hpp"
 #include "engine/core/memo.hpp"
@@ -16,12 +17,17 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace emote::server {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// Socket readers take two file descriptors each, in this one process.
+constexpr std::size_t max_socket_readers = 10000;
 
 bool parse_count(const std::string& text, std::size_t max, std::size_t& out) {
   std::size_t v = 0;
@@ -35,8 +41,10 @@ bool parse_count(const std::string& text, std::size_t max, std::size_t& out) {
 
 } // namespace
 
-// The configuration keys stress reads: the content and what is disabled.
-constexpr std::string_view stress_config_keys[] = {"emotes", "disabled"};
+// The configuration keys stress reads: the content and what is disabled; over sockets, the
+// connections' outbound budget.
+constexpr std::string_view stress_config_keys[] = {"emotes", "disabled",
+                                                   "limits.max_outbound_bytes"};
 
 const cli_command& stress_cli() {
   static const cli_command command = [] {
@@ -50,7 +58,10 @@ const cli_command& stress_cli() {
         "R\n"
         "in-memory recipients. Prints instances, peak displays, ticks sampled, MSPT avg / p95 /\n"
         "max, estimated TPS, the time split (engine, encode, fan-out), traffic, a checksum of\n"
-        "every frame byte and the peak resident memory. Figures and what they mean:\n"
+        "every frame byte and the peak resident memory. With --over tcp|unix the recipients are\n"
+        "readers on the other end of loopback TCP or Unix socket connections served by the real\n"
+        "connection code (outbound budget limits.max_outbound_bytes, slow consumers closed);\n"
+        "fan-out is then handing each frame to the connections. Figures and what they mean:\n"
         "docs/guide/performance.md. The emote folder and `disabled` come from the configuration, "
         "as\n"
         "for serve.\n";
@@ -64,6 +75,9 @@ const cli_command& stress_cli() {
         value_option("compression-threshold", "N",
                      "with --wire-protocol: compress packets of at least N bytes (default 256,\n"
                      "-1 off; docs/spec/render.md §5.6)"),
+        value_option("over", "tcp|unix",
+                     "recipients are socket readers over loopback TCP or a Unix socket\n"
+                     "(1..10000 of them)"),
         config_file_option(),
     };
     for (auto& o : config_cli_options(stress_config_keys)) {
@@ -145,6 +159,26 @@ int cmd_stress(std::span<const std::string_view> argv) {
     core::set_memo_enabled(false);
   }
 
+  std::optional<stress_over> over;
+  if (auto v = args.value("over")) {
+    over = stress_over_names.parse(*v);
+    if (!over) {
+      std::fprintf(stderr, "emote-sim stress: --over must be tcp or unix\n");
+      return 2;
+    }
+    if (options.recipients == 0 || options.recipients > max_socket_readers) {
+      std::fprintf(stderr, "emote-sim stress: --over needs --recipients 1..%zu\n",
+                   max_socket_readers);
+      return 2;
+    }
+    // The connections carry NDJSON lines (protocol.md §1); packets are not lines.
+    if (options.wire_protocol) {
+      std::fprintf(stderr, "emote-sim stress: --over sends JSON frame lines; it does not combine "
+                           "with --wire-protocol\n");
+      return 2;
+    }
+  }
+
   // The emote folder and `disabled` come from the same configuration stack as `serve`.
   auto cfg = load_config(args, command.options);
   if (!cfg) {
@@ -160,6 +194,23 @@ int cmd_stress(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "emote-sim stress: no Animation loaded from %s\n",
                  cfg->emotes.string().c_str());
     return 1;
+  }
+
+  std::unique_ptr<socket_fanout> transport;
+  if (over) {
+    socket_fanout_options so;
+    so.over = *over;
+    so.readers = options.recipients;
+    so.max_outbound_bytes = static_cast<std::size_t>(cfg->limits.max_outbound_bytes);
+    so.simd = options.simd;
+    auto opened = socket_fanout::open(so);
+    if (!opened) {
+      std::fprintf(stderr, "emote-sim stress: --over %s: %s\n",
+                   std::string(stress_over_names(*over)).c_str(), opened.error().c_str());
+      return 1;
+    }
+    transport = std::move(opened).value();
+    options.transport = transport.get();
   }
 
   const stress_report report = run_stress(loaded->catalog, options);

@@ -171,8 +171,9 @@ struct reading {
 class driver {
 public:
   driver(std::shared_ptr<const content::catalog> catalog, const stress_options& o)
-      : options_(o), run_(std::move(catalog), o.instance_config), recipients_(o.recipients),
-        solo_(1), read_(reader_fn(best_reader(o.simd))) {
+      : options_(o), run_(std::move(catalog), o.instance_config),
+        recipients_(o.transport != nullptr ? 0 : o.recipients), solo_(1),
+        read_(reader_fn(best_reader(o.simd))) {
     if (o.parallel) {
       worker_ = std::make_unique<worker>();
     }
@@ -202,7 +203,8 @@ public:
   stress_report run() {
     stress_report r;
     r.requested = options_.instance_config.instances;
-    r.recipients = options_.recipients;
+    r.recipients =
+        options_.transport != nullptr ? options_.transport->readers() : options_.recipients;
 
     const std::int64_t t0 = now_ns();
     send_whole(run_.create());
@@ -304,14 +306,18 @@ public:
     r.bytes = bytes_;
     const double fanout_s = r.mspt.network_avg * static_cast<double>(r.mspt.sampled) / 1e3;
     if (fanout_s > 0) {
-      const auto readers = static_cast<double>(std::max<std::size_t>(recipients_.size(), 1));
+      const auto readers = static_cast<double>(std::max<std::size_t>(r.recipients, 1));
       r.mib_per_s = static_cast<double>(tick_bytes) * readers / (1024.0 * 1024.0) / fanout_s;
     }
-    const std::vector<recipient>& readers = recipients_.empty() ? solo_ : recipients_;
-    r.checksum = readers.front().checksum();
-    for (const recipient& x : readers) {
-      r.recipients_agree =
-          r.recipients_agree && x.checksum() == r.checksum && x.bytes == readers.front().bytes;
+    if (options_.transport != nullptr) {
+      over_sockets(r);
+    } else {
+      const std::vector<recipient>& readers = recipients_.empty() ? solo_ : recipients_;
+      r.checksum = readers.front().checksum();
+      for (const recipient& x : readers) {
+        r.recipients_agree =
+            r.recipients_agree && x.checksum() == r.checksum && x.bytes == readers.front().bytes;
+      }
     }
     r.peak_rss_mib = peak_rss_mib();
     return r;
@@ -359,8 +365,25 @@ private:
     }
   }
 
-  /// Every recipient reads the line in pieces_ (line_bytes_ long).
+  /// The socket readers' checksums, once every connection has closed and they read to its end.
+  void over_sockets(stress_report& r) {
+    const socket_fanout_totals t = options_.transport->finish();
+    r.over = stress_over_names(options_.transport->over());
+    r.disconnects = t.slow_consumers;
+    r.checksum = t.readers.front().checksum;
+    for (const socket_reader_total& x : t.readers) {
+      r.recipients_agree = r.recipients_agree && x.checksum == r.checksum &&
+                           x.bytes == t.readers.front().bytes && x.bytes == bytes_;
+    }
+  }
+
+  /// Every recipient reads the line in pieces_ (line_bytes_ long); over sockets, the line is
+  /// handed to every connection instead.
   void fan_out() {
+    if (options_.transport != nullptr) {
+      options_.transport->send(pieces_);
+      return;
+    }
     std::span<recipient> all(recipients_.empty() ? solo_ : recipients_);
     if (worker_ && all.size() >= 2 && line_bytes_ * all.size() >= parallel_fanout_threshold) {
       const std::size_t half = all.size() / 2;
@@ -499,6 +522,10 @@ std::string stress_report_json(const stress_report& r) {
   j.raw("\",\"recipients_agree\":");
   j.boolean(r.recipients_agree);
   num(",\"peak_rss_mib\":", r.peak_rss_mib);
+  j.raw(",\"over\":");
+  j.str(r.over);
+  j.raw(",\"disconnects\":");
+  j.u64(r.disconnects);
   j.raw("}\n");
   return s;
 }
@@ -540,6 +567,12 @@ std::string stress_report_text(const stress_report& r) {
                   r.wire.bytes_per_tick.total_avg, static_cast<unsigned long long>(r.wire.packets),
                   static_cast<unsigned long long>(r.wire.compressed_packets),
                   static_cast<unsigned long long>(r.wire.dropped_packets));
+    out += buf;
+  }
+  if (r.over != "memory") {
+    std::snprintf(buf, sizeof buf,
+                  "  over sockets      %.*s: %zu readers, %zu slow-consumer disconnects\n",
+                  static_cast<int>(r.over.size()), r.over.data(), r.recipients, r.disconnects);
     out += buf;
   }
   return out;

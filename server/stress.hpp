@@ -6,10 +6,13 @@
 // Each tick: engine (the instances advance and emit), encode (one frame line, the default
 // subscription's bytes), fan-out (every recipient walks the line). With enough bytes to read the
 // recipients are split between this thread and one worker, so the second core shares the
-// fan-out; each recipient's checksum does not depend on which thread read it.
+// fan-out; each recipient's checksum does not depend on which thread read it. With a transport
+// (`--over tcp|unix`, server/stress_sockets) fan-out hands the line to real connections instead,
+// and their readers' checksums are reported.
 
 #include "engine/rules/stress.hpp"
 #include "engine/sim/stress_run.hpp"
+#include "server/stress_sockets.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +36,9 @@ struct stress_options {
   /// render.md §8: Minecraft packets of this protocol instead of JSON frames.
   std::optional<std::int32_t> wire_protocol;
   std::int32_t compression_threshold = 256; ///< render.md §5.6; < 0: off
+  /// Not null: the frames go over real sockets to its readers (`--over`) instead of to in-memory
+  /// recipients; `recipients` is then unused, and run_stress() calls its finish().
+  socket_fanout* transport = nullptr;
 };
 
 /// A per-tick figure per recipient over the sampled ticks, and summed over the recipients.
@@ -74,7 +80,9 @@ struct stress_report {
   double mib_per_s = 0;       ///< bytes × recipients read per second of fan-out
   std::uint64_t checksum = 0; ///< every recipient's checksum over all frame bytes (equal)
   bool recipients_agree = true;
-  double peak_rss_mib = 0; ///< the process's peak resident set (VmHWM), 0 if unknown
+  double peak_rss_mib = 0;          ///< the process's peak resident set (VmHWM), 0 if unknown
+  std::string_view over = "memory"; ///< "memory", or the transport's "tcp" / "unix"
+  std::size_t disconnects = 0;      ///< connections closed as slow consumers (over sockets)
 };
 
 stress_report run_stress(std::shared_ptr<const content::catalog> catalog,

@@ -20,7 +20,7 @@ std::uint64_t recipient::checksum() const noexcept {
 
 namespace {
 
-constexpr std::size_t block = 512;
+constexpr std::size_t block = line_blocks::block;
 
 void blocks_scalar(const char* p, std::size_t n, recipient& r) noexcept {
   for (std::size_t k = 0; k < n; ++k, p += block) {
@@ -138,44 +138,49 @@ blocks_fn reader_fn(reader_kind k) noexcept {
 
 void deliver(blocks_fn read, std::span<const std::string_view> pieces,
              std::span<recipient> rs) noexcept {
-  constexpr std::size_t chunk = 32 * 1024;
-  alignas(64) char carry[block] = {};
-  std::size_t carried = 0;
-  std::size_t total = 0;
-  for (std::string_view p : pieces) {
-    total += p.size();
-    if (carried != 0) {
-      const std::size_t take = std::min(block - carried, p.size());
-      std::memcpy(carry + carried, p.data(), take);
-      carried += take;
-      p.remove_prefix(take);
-      if (carried < block) {
-        continue;
-      }
-      for (recipient& r : rs) {
-        read(carry, 1, r);
-      }
-      carried = 0;
-    }
-    const std::size_t full = p.size() / block * block;
-    for (std::size_t off = 0; off < full; off += chunk) {
-      const std::size_t n = std::min(chunk, full - off) / block;
-      for (recipient& r : rs) {
-        read(p.data() + off, n, r);
-      }
-    }
-    carried = p.size() - full;
-    std::memcpy(carry, p.data() + full, carried);
-  }
-  if (carried != 0) {
-    std::memset(carry + carried, 0, block - carried);
+  line_blocks blocks;
+  const auto all = [&](const char* p, std::size_t n) {
     for (recipient& r : rs) {
-      read(carry, 1, r);
+      read(p, n, r);
     }
+  };
+  std::size_t total = 0;
+  for (const std::string_view p : pieces) {
+    total += p.size();
+    blocks.feed(p, all);
   }
+  blocks.end(all);
   for (recipient& r : rs) {
     r.bytes += total;
   }
+}
+
+void stream_recipient::feed(const char* data, std::size_t n) noexcept {
+  const auto one = [this](const char* p, std::size_t k) { read_(p, k, r_); };
+  while (n > 0) {
+    const auto* nl = static_cast<const char*>(std::memchr(data, '\n', n));
+    const std::size_t len = nl != nullptr ? static_cast<std::size_t>(nl - data) + 1 : n;
+    blocks_.feed(std::string_view(data, len), one);
+    line_bytes_ += len;
+    data += len;
+    n -= len;
+    if (nl != nullptr) {
+      end_line();
+    }
+  }
+}
+
+void stream_recipient::finish() noexcept {
+  if (line_bytes_ != 0) {
+    end_line();
+  }
+}
+
+void stream_recipient::end_line() noexcept {
+  blocks_.end([this](const char* p, std::size_t k) { read_(p, k, r_); });
+  r_.bytes += line_bytes_;
+  line_bytes_ = 0;
+  ++lines_;
 }
 
 } // namespace emote::server
