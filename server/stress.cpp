@@ -220,7 +220,9 @@ public:
     for (std::int64_t k = 0; k < options_.ticks; ++k) {
       if (options_.paced) {
         deadline += period;
-        std::this_thread::sleep_until(deadline);
+        idle_until(deadline);
+      } else if (options_.transport != nullptr) {
+        idle_until(clock_type::now());
       }
       const std::int64_t a = now_ns();
       const api::tick_number tick = run_.begin_step();
@@ -362,6 +364,16 @@ private:
     line_bytes_ = 0;
     for (const std::string_view p : pieces_) {
       line_bytes_ += p.size();
+    }
+  }
+
+  /// Between ticks: over sockets the connections write meanwhile, on this thread (as serve's
+  /// one thread does between ticks).
+  void idle_until(clock_type::time_point t) {
+    if (options_.transport != nullptr) {
+      options_.transport->run_until(t);
+    } else {
+      std::this_thread::sleep_until(t);
     }
   }
 

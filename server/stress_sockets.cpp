@@ -12,10 +12,8 @@
 #include <boost/asio/post.hpp>
 
 #include <array>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -55,12 +53,15 @@ public:
   }
 
   ~fanout() override {
-    // finish() was not called (open() failed half-way): stop both sides without waiting.
-    server_io_.stop();
+    // Without finish() (open() failed half-way): stop the readers without waiting for them.
     reader_io_.stop();
-    join(server_thread_);
-    join(reader_thread_);
-    remove_folder();
+    if (reader_thread_.joinable()) {
+      reader_thread_.join();
+    }
+    if (!folder_.empty()) {
+      std::error_code ignored;
+      fs::remove_all(folder_, ignored);
+    }
   }
   fanout(const fanout&) = delete;
   fanout& operator=(const fanout&) = delete;
@@ -96,8 +97,9 @@ public:
     }
     listener_ = std::move(opened).value();
     const listen_address bound = listener_->bound();
-    server_thread_ = std::thread([this] { server_io_.run(); });
 
+    // Connect each reader and accept it on this thread (a blocking connect completes from the
+    // listen backlog; accepting as we go keeps the backlog short).
     const blocks_fn read = reader_fn(best_reader(options_.simd));
     for (std::size_t i = 0; i < options_.readers; ++i) {
       const bool stalled = i + options_.stalled_readers >= options_.readers;
@@ -105,14 +107,16 @@ public:
       if (auto e = connect(*readers_.back(), bound)) {
         return e;
       }
+      server_io_.poll();
     }
-    {
-      std::unique_lock lock(m_);
-      if (!cv_.wait_for(lock, accept_timeout, [this] { return accepted_ == options_.readers; })) {
-        return "the listener at " + bound.text() + " accepted " + std::to_string(accepted_) +
-               " of " + std::to_string(options_.readers) + " readers within " +
-               std::to_string(accept_timeout.count()) + " s";
-      }
+    const auto give_up = std::chrono::steady_clock::now() + accept_timeout;
+    while (accepted_ < options_.readers && std::chrono::steady_clock::now() < give_up) {
+      server_io_.run_one_until(give_up);
+    }
+    if (accepted_ < options_.readers) {
+      return "the listener at " + bound.text() + " accepted " + std::to_string(accepted_) + " of " +
+             std::to_string(options_.readers) + " readers within " +
+             std::to_string(accept_timeout.count()) + " s";
     }
     for (auto& r : readers_) {
       if (!r->stalled) {
@@ -137,25 +141,31 @@ public:
       text->append(p);
     }
     const shared_line line = std::move(text);
-    run_on_server([this, &line] {
-      for (const auto& c : conns_) {
-        c->send_frame(line, false);
-      }
-    });
+    for (const auto& c : conns_) {
+      c->send_frame(line, false);
+    }
+  }
+
+  void run_until(std::chrono::steady_clock::time_point t) override {
+    // The io_context waits in whole milliseconds (rounded up): stop short of `t` and sleep the
+    // rest, so that paced ticks start on time.
+    const auto short_of = t - std::chrono::milliseconds(1);
+    if (std::chrono::steady_clock::now() < short_of) {
+      server_io_.run_until(short_of);
+    }
+    server_io_.poll();
+    std::this_thread::sleep_until(t);
   }
 
   socket_fanout_totals finish() override {
     // Every connection writes what it queued (a slow consumer its bye), then closes; the linger
     // timer bounds a connection whose reader does not read.
-    run_on_server([this] {
-      for (const auto& c : conns_) {
-        c->close_after(nullptr, close_reason::server_stopping);
-      }
-      listener_->close();
-    });
-    {
-      std::unique_lock lock(m_);
-      cv_.wait(lock, [this] { return closed_ == accepted_; });
+    for (const auto& c : conns_) {
+      c->close_after(nullptr, close_reason::server_stopping);
+    }
+    listener_->close();
+    while (closed_ < accepted_) {
+      server_io_.run_one();
     }
     // The stalled readers read what the kernel still holds; every reader stops at its end of
     // stream, and then the reader thread's io_context runs out of work.
@@ -167,10 +177,8 @@ public:
       }
     });
     reader_guard_.reset();
-    join(reader_thread_);
-    server_guard_.reset();
-    server_io_.stop(); // every connection is closed: what is left are cancelled operations
-    join(server_thread_);
+    reader_thread_.join();
+    server_io_.poll(); // the closed connections' cancelled operations
 
     socket_fanout_totals t;
     for (const auto& r : readers_) {
@@ -186,12 +194,10 @@ private:
   void on_line_too_long(connection& c) override { c.applied(0); }
   void on_eof(connection&) override {}
   void on_closed(connection& c) override {
-    const std::lock_guard lock(m_);
     if (c.closed_as_slow_consumer()) {
       ++slow_consumers_;
     }
     ++closed_;
-    cv_.notify_all();
   }
 
   void accepted(connection::socket_type socket, std::string peer) {
@@ -203,26 +209,7 @@ private:
                                           std::move(peer));
     conns_.push_back(c);
     c->start(std::chrono::milliseconds(0));
-    const std::lock_guard lock(m_);
     ++accepted_;
-    cv_.notify_all();
-  }
-
-  /// Runs `fn` on the server's io thread and waits until it has run.
-  template <class Fn>
-  void run_on_server(Fn fn) {
-    {
-      const std::lock_guard lock(m_);
-      job_done_ = false;
-    }
-    asio::post(server_io_, [this, &fn] {
-      fn();
-      const std::lock_guard lock(m_);
-      job_done_ = true;
-      cv_.notify_all();
-    });
-    std::unique_lock lock(m_);
-    cv_.wait(lock, [this] { return job_done_; });
   }
 
   std::optional<std::string> connect(reader& r, const listen_address& bound) {
@@ -298,40 +285,24 @@ private:
            " file descriptors; the limit is " + std::to_string(lim.rlim_max) + " (ulimit -n)";
   }
 
-  static void join(std::thread& t) {
-    if (t.joinable()) {
-      t.join();
-    }
-  }
-
-  void remove_folder() {
-    if (!folder_.empty()) {
-      std::error_code ignored;
-      fs::remove_all(folder_, ignored);
-    }
-  }
-
   socket_fanout_options options_;
   connection_limits limits_;
   fs::path folder_; ///< the Unix socket's temporary folder
 
   // Declared first, destroyed last: the sockets below belong to them.
-  asio::io_context server_io_;
-  asio::io_context reader_io_;
+  asio::io_context server_io_; ///< run by the caller's thread (send, run_until, finish)
+  asio::io_context reader_io_; ///< run by reader_thread_
   work_guard server_guard_{server_io_.get_executor()};
   work_guard reader_guard_{reader_io_.get_executor()};
 
-  std::unique_ptr<listener> listener_;             ///< server thread only
-  std::vector<std::shared_ptr<connection>> conns_; ///< server thread only
-  std::vector<std::unique_ptr<reader>> readers_;   ///< reader thread only, once started
-  alignas(64) std::array<char, 65536> buffer_{};   ///< reader thread only
-
-  std::mutex m_;
-  std::condition_variable cv_;
+  // The server side: the caller's thread only.
+  std::unique_ptr<listener> listener_;
+  std::vector<std::shared_ptr<connection>> conns_;
   std::size_t accepted_ = 0, closed_ = 0, slow_consumers_ = 0;
-  bool job_done_ = false;
 
-  std::thread server_thread_;
+  // The readers: reader_thread_ only, once it runs.
+  std::vector<std::unique_ptr<reader>> readers_;
+  alignas(64) std::array<char, 65536> buffer_{};
   std::thread reader_thread_;
 };
 

@@ -3,11 +3,12 @@
 // end of loopback TCP or Unix domain socket connections.
 //
 // The server side is the real `server::connection` (protocol.md §1: one write in flight, the
-// outbound byte budget, slow consumers closed with `bye slow_consumer`), running on its own
-// io_context thread as in `serve`. Each tick the driver hands the frame line to every connection
-// and waits until each has queued it (asio tries the first write at once, so this includes the
-// write system calls that fit in the socket buffers); the rest is written while the next tick
-// runs. The readers run on their own thread: they read every byte, cut the stream into lines and
+// outbound byte budget, slow consumers closed with `bye slow_consumer`) on an io_context run by
+// the driver's own thread, as `serve` runs the Engine and its connections on one thread
+// (server/README.md): each tick the driver hands the frame line to every connection (asio tries
+// the first write at once, so this includes the write system calls that fit in the socket
+// buffers), and while it waits for the next tick's deadline the connections write the rest. The
+// readers run on a thread of their own: they read every byte, cut the stream into lines and
 // checksum each line as the in-memory recipients do (stream_recipient), so a reader's checksum
 // equals the in-memory run's when it got every byte.
 
@@ -54,6 +55,8 @@ struct socket_fanout_totals {
   std::size_t slow_consumers = 0;           ///< connections closed as slow consumers
 };
 
+/// Not thread-safe: open(), send(), run_until() and finish() are called from one thread, which
+/// runs the server's connections.
 class socket_fanout {
 public:
   /// Listen on an ephemeral loopback TCP port or a Unix socket in a new temporary folder, connect
@@ -69,6 +72,10 @@ public:
   /// Send one frame line, given as consecutive pieces (ending with '\n'), to every open
   /// connection; returns once each has queued it or refused it (closed, over budget).
   virtual void send(std::span<const std::string_view> pieces) = 0;
+
+  /// Let the connections write (and close) until `t`; returns at `t`, or at once when it is past
+  /// after doing what is ready (the driver's wait between ticks).
+  virtual void run_until(std::chrono::steady_clock::time_point t) = 0;
 
   /// Close every connection after it has written what it queued (at most `linger` each), let
   /// every reader read to the end and stop. Call once; send() must not follow.

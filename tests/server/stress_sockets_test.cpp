@@ -15,7 +15,6 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace emote;
@@ -146,7 +145,7 @@ TEST_CASE("socket fan-out: a reader that stops reading is closed as a slow consu
     for (const auto& l : lines) {
       const std::string_view piece = l;
       (*f)->send({&piece, 1});
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      (*f)->run_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(2));
     }
     const auto t = (*f)->finish();
     const auto took = std::chrono::steady_clock::now() - start;
