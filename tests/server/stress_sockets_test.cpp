@@ -250,4 +250,7 @@ TEST_CASE("exe: stress --over tcp|unix gives the in-memory checksum; bad --over 
   CHECK(server::testing::process::run({"stress", "--over", "tcp", "--recipients", "0"}, dir,
                                       nullptr, &err) == 2);
   CHECK(err.find("--over needs --recipients 1..10000") != std::string::npos);
+  CHECK(server::testing::process::run({"stress", "--over", "unix", "--wire-protocol", "775"}, dir,
+                                      nullptr, &err) == 2);
+  CHECK(err.find("does not combine with --wire-protocol") != std::string::npos);
 }
