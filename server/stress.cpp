@@ -160,6 +160,15 @@ struct share {
   }
 };
 
+/// The second half of a line for one recipient, read from zero (combine() joins it).
+struct half_reading {
+  blocks_fn read = nullptr;
+  std::span<const std::string_view> pieces;
+  std::size_t begin = 0, end = 0;
+  recipient sums;
+  void work() { deliver_range(read, pieces, begin, end, std::span<recipient>(&sums, 1)); }
+};
+
 /// One share of a frame's recipients.
 struct reading {
   blocks_fn read = nullptr;
@@ -397,6 +406,18 @@ private:
       return;
     }
     std::span<recipient> all(recipients_.empty() ? solo_ : recipients_);
+    if (worker_ && all.size() == 1 && line_bytes_ >= parallel_fanout_threshold) {
+      // One reader, a long line: the worker reads its second half into a fresh recipient, and
+      // the halves' sums combine into exactly those of one reading.
+      const std::size_t mid = line_bytes_ / 2 / line_blocks::block * line_blocks::block;
+      half_reading tail{read_, pieces_, mid, line_bytes_, recipient{}};
+      worker_->post([](void* p) { static_cast<half_reading*>(p)->work(); }, &tail);
+      deliver_range(read_, pieces_, 0, mid, all);
+      worker_->wait();
+      combine(all.front(), tail.sums,
+              (line_bytes_ - mid + line_blocks::block - 1) / line_blocks::block);
+      return;
+    }
     if (worker_ && all.size() >= 2 && line_bytes_ * all.size() >= parallel_fanout_threshold) {
       const std::size_t half = all.size() / 2;
       reading second{read_, pieces_, all.subspan(half)};

@@ -155,6 +155,41 @@ void deliver(blocks_fn read, std::span<const std::string_view> pieces,
   }
 }
 
+void deliver_range(blocks_fn read, std::span<const std::string_view> pieces, std::size_t begin,
+                   std::size_t end, std::span<recipient> rs) noexcept {
+  line_blocks blocks;
+  const auto all = [&](const char* p, std::size_t n) {
+    for (recipient& r : rs) {
+      read(p, n, r);
+    }
+  };
+  std::size_t at = 0; // the line offset of the current piece
+  std::size_t total = 0;
+  for (const std::string_view p : pieces) {
+    const std::size_t lo = std::max(at, begin);
+    const std::size_t hi = std::min(at + p.size(), end);
+    if (lo < hi) {
+      blocks.feed(p.substr(lo - at, hi - lo), all);
+    }
+    at += p.size();
+    total = at;
+  }
+  if (end >= total) {
+    blocks.end(all);
+  }
+  for (recipient& r : rs) {
+    r.bytes += std::min(end, total) - std::min(begin, total);
+  }
+}
+
+void combine(recipient& head, const recipient& tail, std::uint64_t tail_blocks) noexcept {
+  for (int l = 0; l < 8; ++l) {
+    head.b[l] += tail.b[l] + tail_blocks * head.a[l];
+    head.a[l] += tail.a[l];
+  }
+  head.bytes += tail.bytes;
+}
+
 void stream_recipient::feed(const char* data, std::size_t n) noexcept {
   const auto one = [this](const char* p, std::size_t k) { read_(p, k, r_); };
   while (n > 0) {

@@ -85,6 +85,18 @@ private:
 void deliver(blocks_fn read, std::span<const std::string_view> pieces,
              std::span<recipient> rs) noexcept;
 
+/// Reads the bytes [begin, end) of one frame line (given as consecutive pieces) into every
+/// recipient of `rs`, as deliver() reads them: `begin` is a multiple of 512, and the line's last
+/// partial block is padded only when `end` is the line's end. Two threads can so read one line
+/// for one recipient: the head into it, the tail into a fresh recipient, then combine().
+void deliver_range(blocks_fn read, std::span<const std::string_view> pieces, std::size_t begin,
+                   std::size_t end, std::span<recipient> rs) noexcept;
+
+/// `head` followed by the `tail_blocks` blocks whose sums, read from zero, are `tail`: the sums
+/// of reading both in one go (a += s_k, b += a per block, so b gains n·a_head besides the
+/// tail's own b).
+void combine(recipient& head, const recipient& tail, std::uint64_t tail_blocks) noexcept;
+
 /// A recipient fed a byte stream of lines (a socket reader): it cuts the stream at each '\n'
 /// (kept with its line) and reads every line exactly as deliver() does, so its checksum equals an
 /// in-memory recipient's over the same lines. A last line without its newline counts once

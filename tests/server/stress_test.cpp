@@ -323,3 +323,50 @@ TEST_CASE("exe: stress --wire-protocol reports packets and refuses bad arguments
             &err) == 2);
   CHECK(err.find("--compression-threshold must be an integer -1..") != std::string::npos);
 }
+
+TEST_CASE("stress recipients: a line read in two halves and combined sums as one reading") {
+  std::string bytes(200000, '\0');
+  std::uint64_t x = 0xABCDEF;
+  for (char& c : bytes) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    c = static_cast<char>(x >> 56);
+  }
+  const auto read = server::reader_fn(server::best_reader(true));
+  for (const std::size_t len :
+       {std::size_t{1024}, std::size_t{1025}, std::size_t{70001}, std::size_t{200000}}) {
+    for (const std::size_t cut : {std::size_t{0}, std::size_t{1000}, len / 3}) {
+      CAPTURE(len);
+      CAPTURE(cut);
+      const std::string_view line(bytes.data(), len);
+      // Two pieces, cut anywhere; the halves split at a block boundary.
+      const std::string_view pieces[] = {line.substr(0, cut), line.substr(cut)};
+      server::recipient whole;
+      server::deliver(read, pieces, std::span<server::recipient>(&whole, 1));
+      const std::size_t mid = len / 2 / 512 * 512;
+      server::recipient head;
+      server::recipient tail;
+      server::deliver_range(read, pieces, 0, mid, std::span<server::recipient>(&head, 1));
+      server::deliver_range(read, pieces, mid, len, std::span<server::recipient>(&tail, 1));
+      server::combine(head, tail, (len - mid + 511) / 512);
+      CHECK(head.checksum() == whole.checksum());
+      CHECK(head.bytes == len);
+      // Combining with the wrong block count gives another checksum (the count matters).
+      server::recipient wrong;
+      server::deliver_range(read, pieces, 0, mid, std::span<server::recipient>(&wrong, 1));
+      server::combine(wrong, tail, (len - mid + 511) / 512 + 1);
+      CHECK(wrong.checksum() != whole.checksum());
+    }
+  }
+}
+
+TEST_CASE("stress: one recipient read by two threads gives the one-thread checksum") {
+  const auto catalog = fixture_catalog();
+  auto o = quick(2000, 1); // frame lines above the 256 KiB split threshold
+  o.ticks = 20;
+  const auto split = server::run_stress(catalog, o);
+  o.parallel = false;
+  const auto serial = server::run_stress(catalog, o);
+  CHECK(split.bytes_per_tick.avg > 256 * 1024);
+  CHECK(split.checksum == serial.checksum);
+  CHECK(split.bytes == serial.bytes);
+}
