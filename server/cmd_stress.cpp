@@ -4,6 +4,7 @@
 #include "server/commands.hpp"
 #include "server/content_loader.hpp"
 #include "server/stress.hpp"
+#include "server/stress_populated.hpp"
 #include "server/stress_sockets.hpp"
 
 #include "engine/content/model.hpp"
@@ -93,6 +94,10 @@ const cli_command& stress_cli() {
                     "or transform texts (same bytes and checksum, for comparison)"),
     };
     c.options.insert(c.options.end(), std::begin(flags), std::end(flags));
+    // Populated server mode (server/stress_populated.hpp).
+    for (const cli_option& o : populated_cli_options()) {
+      c.options.push_back(o);
+    }
     return c;
   }();
   return command;
@@ -194,6 +199,23 @@ int cmd_stress(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "emote-sim stress: no Animation loaded from %s\n",
                  cfg->emotes.string().c_str());
     return 1;
+  }
+
+  // Populated server mode (server/stress_populated.hpp): --players selects it.
+  if (populated_selected(args)) {
+    populated_options popt;
+    popt.ticks = options.ticks;
+    popt.paced = options.paced;
+    popt.simd = options.simd;
+    if (const std::string bad = parse_populated_options(args, popt); !bad.empty()) {
+      std::fprintf(stderr, "emote-sim stress: %s\n", bad.c_str());
+      return 2;
+    }
+    const populated_report pr = run_populated(loaded->catalog, popt);
+    const std::string text =
+        args.has("json") ? populated_report_json(pr) : populated_report_text(pr);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
   }
 
   std::unique_ptr<socket_fanout> transport;

@@ -1,0 +1,589 @@
+#include "server/stress_populated.hpp"
+
+#include "server/cli_args.hpp"
+#include "server/stress_readers.hpp"
+
+#include "engine/content/model.hpp"
+#include "engine/core/java_random.hpp"
+#include "engine/json/writer.hpp"
+#include "engine/sim/engine.hpp"
+#include "engine/world/player.hpp"
+#include "render/tables.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numbers>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <variant>
+
+namespace emote::server {
+
+namespace {
+
+constexpr cli_option populated_options_list[] = {
+    value_option("players", "N",
+                 "populated server: N viewers (protocol 775, view distance 10) walking and\n"
+                 "playing Animations, packets rendered every tick (1..100000;\n"
+                 "docs/guide/performance.md \"Populated server\")"),
+    value_option("area", "S",
+                 "populated server: the players' square is S x S blocks (default 2000)"),
+    value_option("seed", "N", "populated server: the seed of positions, walks and Animations (0)"),
+};
+
+template <class T>
+bool parse_number(const std::string& text, T& out) {
+  T v{};
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || p != text.data() + text.size()) {
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+} // namespace
+
+std::span<const cli_option> populated_cli_options() {
+  return populated_options_list;
+}
+
+bool populated_selected(const cli_args& args) {
+  return args.has("players");
+}
+
+std::string parse_populated_options(const cli_args& args, populated_options& o) {
+  if (auto v = args.value("players");
+      v && (!parse_number(*v, o.players) || o.players < 1 || o.players > 100000)) {
+    return "--players must be an integer 1..100000";
+  }
+  if (auto v = args.value("area");
+      v && (!parse_number(*v, o.area) || !std::isfinite(o.area) || o.area < 1 || o.area > 1e6)) {
+    return "--area must be a number of blocks 1..1000000";
+  }
+  if (auto v = args.value("seed"); v && !parse_number(*v, o.seed)) {
+    return "--seed must be a 64-bit integer";
+  }
+  return {};
+}
+
+std::shared_ptr<const content::catalog> following_animations(const content::catalog& source) {
+  std::vector<content::catalog_entry> entries;
+  for (const content::catalog_entry& e : source.entries()) {
+    if (e.kind != content::emote_kind::animation || !e.animation) {
+      continue;
+    }
+    auto copy = std::make_shared<content::animation>(*e.animation);
+    copy->settings.player.stop_conditions.movement_distance = 0;
+    content::catalog_entry entry = e;
+    entry.animation = std::move(copy);
+    entries.push_back(std::move(entry));
+  }
+  return std::make_shared<const content::catalog>(
+      std::move(entries), std::vector<content::source_file>{}, core::diagnostics{});
+}
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch())
+      .count();
+}
+
+constexpr double degrees = std::numbers::pi / 180.0;
+
+/// One walker: where it is and where it heads (degrees, Minecraft yaw: 0 faces +z).
+struct walker {
+  double x = 0, z = 0;
+  double heading = 0;
+};
+
+} // namespace
+
+struct populated_run::impl {
+  populated_options opt;
+  sim::engine engine;
+  render::renderer renderer;
+  core::java_random walk_rng;
+  std::vector<walker> walkers;
+  std::vector<api::input> updates; ///< one player.update per player, rewritten each tick
+  std::vector<api::input> plays;   ///< one emote.play per player
+  std::vector<std::int64_t> first_play;
+  std::vector<std::uint32_t> due; ///< players to play this tick
+  std::unordered_map<std::string, std::uint32_t> index_of;
+  const api::frame* frame = nullptr;
+  api::frame empty_frame;
+  std::vector<const world::player_state*> online;
+  render::render_output out;
+  std::uint64_t plays_ok = 0, plays_refused = 0, stops_other = 0;
+
+  static sim::engine_config engine_config(const populated_options& o) {
+    sim::engine_config c;
+    c.max_active_display_entities = 0; // unlimited: N players × their Animations' displays
+    c.max_players = static_cast<std::int32_t>(
+        std::max<std::size_t>(o.players, static_cast<std::size_t>(c.max_players)));
+    return c;
+  }
+
+  impl(std::shared_ptr<const content::catalog> catalog, const populated_options& o)
+      : opt(o), engine(following_animations(*catalog), engine_config(o)), renderer(o.render),
+        walk_rng(o.seed ^ 0x57A1CL) {
+    std::vector<std::string> ids;
+    for (const content::catalog_entry& e : engine.catalog().entries()) {
+      ids.push_back(e.id);
+    }
+    core::java_random g(o.seed);
+    const std::vector<std::string> assigned = rules::stress_assignment(ids, o.players, g);
+    const double half = o.area / 2;
+    walkers.resize(o.players);
+    updates.reserve(o.players);
+    plays.reserve(o.players);
+    first_play.resize(o.players);
+    due.reserve(o.players);
+    index_of.reserve(o.players);
+    for (std::size_t i = 0; i < o.players; ++i) {
+      walker& w = walkers[i];
+      w.x = (g.next_double() - 0.5) * o.area;
+      w.z = (g.next_double() - 0.5) * o.area;
+      w.x = std::clamp(w.x, -half, half);
+      w.z = std::clamp(w.z, -half, half);
+      w.heading = g.next_double() * 360.0;
+      first_play[i] =
+          o.warmup > 0
+              ? g.next_int(static_cast<std::int32_t>(std::min<std::int64_t>(o.warmup, INT32_MAX)))
+              : 0;
+      const std::string id = "p" + std::to_string(i);
+      index_of.emplace(id, static_cast<std::uint32_t>(i));
+
+      api::player_join j;
+      j.player = id;
+      j.fields.position = core::dvec3{w.x, 64, w.z};
+      j.fields.yaw = static_cast<float>(w.heading);
+      j.fields.viewer.protocol = std::optional<std::int32_t>(o.protocol);
+      j.fields.viewer.view_distance = o.view_distance;
+      j.fields.viewer.entity_id =
+          std::optional<std::int32_t>(static_cast<std::int32_t>(o.entity_id_base + i));
+      j.fields.viewer.name = id;
+      engine.apply(j);
+
+      api::player_update u;
+      u.player = id;
+      u.fields.position = j.fields.position;
+      u.fields.yaw = j.fields.yaw;
+      updates.emplace_back(std::move(u));
+
+      api::emote_play p;
+      p.player = id;
+      p.emote = assigned[i];
+      p.source = api::play_source::api; // players.md §6.2: no cooldown or permission checks
+      plays.emplace_back(std::move(p));
+    }
+    frame = &empty_frame;
+  }
+
+  void walk(std::size_t i) {
+    walker& w = walkers[i];
+    const double half = opt.area / 2;
+    w.heading += (walk_rng.next_double() - 0.5) * 2 * opt.turn;
+    w.heading = std::fmod(w.heading, 360.0);
+    if (w.heading < 0) {
+      w.heading += 360.0;
+    }
+    double dx = -std::sin(w.heading * degrees) * opt.speed;
+    double dz = std::cos(w.heading * degrees) * opt.speed;
+    // Mirrored at the square's edges: x flips the heading's sign, z mirrors it about 90°.
+    if (std::abs(w.x + dx) > half) {
+      dx = -dx;
+      w.heading = std::fmod(360.0 - w.heading, 360.0);
+    }
+    if (std::abs(w.z + dz) > half) {
+      dz = -dz;
+      w.heading = std::fmod(540.0 - w.heading, 360.0);
+    }
+    w.x += dx;
+    w.z += dz;
+    auto& u = std::get<api::player_update>(updates[i]);
+    u.fields.position = core::dvec3{w.x, 64, w.z};
+    u.fields.yaw = static_cast<float>(w.heading);
+  }
+
+  void inputs() {
+    const std::int64_t t = engine.tick();
+    for (std::size_t i = 0; i < walkers.size(); ++i) {
+      walk(i);
+      engine.apply(updates[i]);
+    }
+    // First plays in index order, then the restarts in the order their stops came.
+    for (std::size_t i = 0; i < first_play.size(); ++i) {
+      if (first_play[i] == t) {
+        play(static_cast<std::uint32_t>(i));
+      }
+    }
+    for (const std::uint32_t i : due) {
+      play(i);
+    }
+    due.clear();
+  }
+
+  void play(std::uint32_t i) {
+    if (engine.apply(plays[i]).ok()) {
+      ++plays_ok;
+    } else {
+      ++plays_refused;
+    }
+  }
+
+  void engine_step() {
+    frame = &engine.step();
+    for (const api::event& e : frame->events) {
+      const auto* st = std::get_if<api::ev_playback_stopped>(&e);
+      if (st == nullptr) {
+        continue;
+      }
+      const auto it = index_of.find(st->player);
+      if (it == index_of.end()) {
+        continue;
+      }
+      if (st->reason != api::stop_reason::finished) {
+        ++stops_other;
+      }
+      // Played again in the next tick: the server stays populated.
+      due.push_back(it->second);
+    }
+  }
+
+  void render_step() {
+    // As engine_host::step: the renderer sees the frame and the online players in join order.
+    engine.players(online);
+    renderer.step(*frame, online, out);
+  }
+};
+
+populated_run::populated_run(std::shared_ptr<const content::catalog> catalog,
+                             const populated_options& o)
+    : impl_(std::make_unique<impl>(std::move(catalog), o)) {}
+populated_run::~populated_run() = default;
+
+void populated_run::inputs() {
+  impl_->inputs();
+}
+void populated_run::engine_step() {
+  impl_->engine_step();
+}
+void populated_run::render_step() {
+  impl_->render_step();
+}
+void populated_run::step() {
+  inputs();
+  engine_step();
+  render_step();
+}
+std::int64_t populated_run::tick() const noexcept {
+  return impl_->engine.tick();
+}
+const api::frame& populated_run::frame() const noexcept {
+  return *impl_->frame;
+}
+const render::render_output& populated_run::packets() const noexcept {
+  return impl_->out;
+}
+std::span<const world::player_state* const> populated_run::viewers() const noexcept {
+  return impl_->online;
+}
+std::size_t populated_run::sessions() const noexcept {
+  return impl_->engine.session_count();
+}
+std::int64_t populated_run::displays() const noexcept {
+  return impl_->engine.active_displays();
+}
+std::uint64_t populated_run::plays() const noexcept {
+  return impl_->plays_ok;
+}
+std::uint64_t populated_run::play_failures() const noexcept {
+  return impl_->plays_refused;
+}
+std::uint64_t populated_run::other_stops() const noexcept {
+  return impl_->stops_other;
+}
+const populated_options& populated_run::options() const noexcept {
+  return impl_->opt;
+}
+
+namespace {
+
+/// The recipient's side of a tick (the framing is in the header) and the tick's counts.
+class entry_reader {
+public:
+  explicit entry_reader(bool simd) : read_(reader_fn(best_reader(simd))) {}
+
+  struct counts {
+    std::uint64_t entries = 0, packets = 0, packet_bytes = 0, spawns = 0, destroys = 0,
+                  read_bytes = 0;
+  };
+
+  counts read(const render::render_output& out) {
+    counts c;
+    heads_.resize(out.entries.size());
+    pieces_.clear();
+    const render::version_table* table = nullptr;
+    for (std::size_t k = 0; k < out.entries.size(); ++k) {
+      const render::packet_entry& e = out.entries[k];
+      heads_[k] = head{static_cast<std::uint32_t>(e.protocol), e.to_count, e.data_size};
+      pieces_.emplace_back(reinterpret_cast<const char*>(&heads_[k]), sizeof(head));
+      const std::span<const std::uint32_t> to = out.to(e);
+      if (!to.empty()) {
+        pieces_.emplace_back(reinterpret_cast<const char*>(to.data()), to.size_bytes());
+      }
+      const std::string_view data = out.bytes(e);
+      pieces_.emplace_back(data);
+      c.packets += e.to_count;
+      c.packet_bytes += std::uint64_t{e.to_count} * e.data_size;
+      if (table == nullptr || table->protocol != e.protocol) {
+        table = render::find_version(e.protocol);
+      }
+      if (table != nullptr && !data.empty()) {
+        const std::int32_t id = packet_id(data);
+        if (id == table->packet_ids[static_cast<std::size_t>(render::packet_kind::spawn_entity)]) {
+          c.spawns += e.to_count;
+        } else if (id == table->packet_ids[static_cast<std::size_t>(
+                             render::packet_kind::entity_destroy)]) {
+          c.destroys += e.to_count;
+        }
+      }
+    }
+    c.entries = out.entries.size();
+    const std::uint64_t before = recipient_.bytes;
+    deliver(read_, pieces_, std::span<recipient>(&recipient_, 1));
+    c.read_bytes = recipient_.bytes - before;
+    return c;
+  }
+
+  [[nodiscard]] std::uint64_t checksum() const noexcept { return recipient_.checksum(); }
+
+private:
+  struct head {
+    std::uint32_t protocol, to_count, data_size;
+  };
+  static_assert(sizeof(head) == 12);
+
+  /// The packet id varint at the start of a packet (render.md §5).
+  static std::int32_t packet_id(std::string_view data) noexcept {
+    std::uint32_t v = 0;
+    for (std::size_t k = 0; k < data.size() && k < 5; ++k) {
+      const auto b = static_cast<std::uint8_t>(data[k]);
+      v |= static_cast<std::uint32_t>(b & 0x7F) << (7 * k);
+      if ((b & 0x80) == 0) {
+        return static_cast<std::int32_t>(v);
+      }
+    }
+    return -1;
+  }
+
+  blocks_fn read_;
+  recipient recipient_;
+  std::vector<head> heads_;
+  std::vector<std::string_view> pieces_;
+};
+
+struct tally {
+  double sum = 0;
+  std::uint64_t max = 0;
+  void add(std::uint64_t v) {
+    sum += static_cast<double>(v);
+    max = std::max(max, v);
+  }
+  [[nodiscard]] populated_report::per_tick result(std::int64_t n) const {
+    return {n > 0 ? sum / static_cast<double>(n) : 0, max};
+  }
+};
+
+double ms_between(std::int64_t a, std::int64_t b) {
+  return static_cast<double>(b - a) / 1e6;
+}
+
+double round3(double v) {
+  return std::round(v * 1000.0) / 1000.0;
+}
+
+} // namespace
+
+populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
+                               const populated_options& options) {
+  populated_report r;
+  r.players = options.players;
+  r.area = options.area;
+  r.warmup = options.warmup;
+
+  const std::int64_t s0 = now_ns();
+  populated_run run(std::move(catalog), options);
+  entry_reader reader(options.simd);
+  for (std::int64_t k = 0; k < options.warmup; ++k) {
+    run.step();
+    reader.read(run.packets());
+  }
+  r.setup_ms = ms_between(s0, now_ns());
+
+  rules::stress_meter meter;
+  tally entries, packets, packet_bytes, spawns, destroys, read_bytes;
+  double render_ns = 0, sessions_sum = 0, displays_sum = 0;
+  r.sessions.min = static_cast<double>(run.sessions());
+  const auto period = std::chrono::milliseconds(50);
+  auto deadline = clock_type::now();
+  const std::int64_t t0 = now_ns();
+  for (std::int64_t k = 0; k < options.ticks; ++k) {
+    if (options.paced) {
+      deadline += period;
+      std::this_thread::sleep_until(deadline);
+    }
+    const std::int64_t a = now_ns();
+    meter.tick_begin(run.tick(), a);
+    meter.emote_begin(a);
+    run.inputs();
+    run.engine_step();
+    const std::int64_t b = now_ns();
+    meter.emote_end(b);
+    run.render_step();
+    const std::int64_t c = now_ns();
+    meter.network_begin(c);
+    const entry_reader::counts n = reader.read(run.packets());
+    const std::int64_t d = now_ns();
+    meter.network_end(d);
+    meter.tick_end(d);
+    render_ns += static_cast<double>(c - b);
+    entries.add(n.entries);
+    packets.add(n.packets);
+    packet_bytes.add(n.packet_bytes);
+    spawns.add(n.spawns);
+    destroys.add(n.destroys);
+    read_bytes.add(n.read_bytes);
+    const auto sessions = static_cast<double>(run.sessions());
+    sessions_sum += sessions;
+    r.sessions.min = std::min(r.sessions.min, sessions);
+    displays_sum += static_cast<double>(run.displays());
+    r.displays.max = std::max(r.displays.max, run.displays());
+    ++r.ticks;
+  }
+  const std::int64_t t1 = now_ns();
+
+  r.mspt = rules::summarize(meter, 0.0);
+  r.elapsed_s = static_cast<double>(t1 - t0) / 1e9;
+  r.observed_tps = r.elapsed_s > 0 ? static_cast<double>(r.ticks) / r.elapsed_s : 0;
+  r.split_ms.engine = r.mspt.emote_avg;
+  r.split_ms.read = r.mspt.network_avg;
+  if (r.ticks > 0) {
+    const auto n = static_cast<double>(r.ticks);
+    r.split_ms.render = render_ns / 1e6 / n;
+    r.sessions.avg = sessions_sum / n;
+    r.displays.avg = displays_sum / n;
+  }
+  r.entries = entries.result(r.ticks);
+  r.packets = packets.result(r.ticks);
+  r.packet_bytes = packet_bytes.result(r.ticks);
+  r.spawns = spawns.result(r.ticks);
+  r.destroys = destroys.result(r.ticks);
+  r.read_bytes = read_bytes.result(r.ticks);
+  r.plays = run.plays();
+  r.play_failures = run.play_failures();
+  r.other_stops = run.other_stops();
+  r.checksum = reader.checksum();
+  return r;
+}
+
+std::string populated_report_json(const populated_report& r) {
+  std::string s;
+  json::json_out j(s);
+  const auto num = [&](std::string_view key, double v) {
+    j.raw(key);
+    j.f64(round3(v));
+  };
+  const auto tick_figure = [&](std::string_view key, const populated_report::per_tick& t) {
+    j.raw(key);
+    num("{\"avg\":", t.avg);
+    j.raw(",\"max\":");
+    j.u64(t.max);
+    j.raw("}");
+  };
+  j.raw("{\"mode\":\"populated\",\"players\":");
+  j.u64(r.players);
+  num(",\"area\":", r.area);
+  j.raw(",\"ticks\":");
+  j.i64(r.ticks);
+  j.raw(",\"warmup\":");
+  j.i64(r.warmup);
+  num(",\"mspt\":{\"avg\":", r.mspt.avg);
+  num(",\"p95\":", r.mspt.p95);
+  num(",\"max\":", r.mspt.max);
+  num(",\"median\":", r.mspt.median);
+  num("},\"tps\":", r.mspt.tps.average);
+  num(",\"split_ms\":{\"engine\":", r.split_ms.engine);
+  num(",\"render\":", r.split_ms.render);
+  num(",\"read\":", r.split_ms.read);
+  num("},\"sessions\":{\"avg\":", r.sessions.avg);
+  num(",\"min\":", r.sessions.min);
+  num("},\"displays\":{\"avg\":", r.displays.avg);
+  j.raw(",\"max\":");
+  j.i64(r.displays.max);
+  j.raw("}");
+  tick_figure(",\"entries_per_tick\":", r.entries);
+  tick_figure(",\"packets_per_tick\":", r.packets);
+  tick_figure(",\"packet_bytes_per_tick\":", r.packet_bytes);
+  tick_figure(",\"spawns_per_tick\":", r.spawns);
+  tick_figure(",\"destroys_per_tick\":", r.destroys);
+  tick_figure(",\"read_bytes_per_tick\":", r.read_bytes);
+  j.raw(",\"plays\":");
+  j.u64(r.plays);
+  j.raw(",\"play_failures\":");
+  j.u64(r.play_failures);
+  j.raw(",\"other_stops\":");
+  j.u64(r.other_stops);
+  num(",\"elapsed_s\":", r.elapsed_s);
+  num(",\"observed_tps\":", r.observed_tps);
+  num(",\"setup_ms\":", r.setup_ms);
+  j.raw(",\"checksum\":\"");
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r.checksum));
+  j.raw(hex);
+  j.raw("\"}\n");
+  return s;
+}
+
+std::string populated_report_text(const populated_report& r) {
+  char buf[2048];
+  std::snprintf(
+      buf, sizeof buf,
+      "stress (populated): %zu players over %.0f x %.0f blocks\n"
+      "  ticks sampled     %zu of %lld in %.3f s (observed %.2f TPS), after %lld warm-up ticks\n"
+      "  MSPT              avg %.3f  p95 %.3f  median %.3f  max %.3f\n"
+      "  split per tick    engine %.3f ms  render %.3f ms  read %.3f ms\n"
+      "  playbacks         %.1f avg, %.0f min running; %llu plays, %llu refused, %llu other "
+      "stops\n"
+      "  displays          %.1f avg, %lld max\n"
+      "  per tick (avg/max) entries %.0f/%llu  packets %.0f/%llu  bytes %.0f/%llu\n"
+      "                    spawns %.1f/%llu  destroys %.1f/%llu  read %.0f/%llu bytes\n"
+      "  setup             %.3f ms\n"
+      "  checksum          %016llx\n",
+      r.players, r.area, r.area, r.mspt.sampled, static_cast<long long>(r.ticks), r.elapsed_s,
+      r.observed_tps, static_cast<long long>(r.warmup), r.mspt.avg, r.mspt.p95, r.mspt.median,
+      r.mspt.max, r.split_ms.engine, r.split_ms.render, r.split_ms.read, r.sessions.avg,
+      r.sessions.min, static_cast<unsigned long long>(r.plays),
+      static_cast<unsigned long long>(r.play_failures),
+      static_cast<unsigned long long>(r.other_stops), r.displays.avg,
+      static_cast<long long>(r.displays.max), r.entries.avg,
+      static_cast<unsigned long long>(r.entries.max), r.packets.avg,
+      static_cast<unsigned long long>(r.packets.max), r.packet_bytes.avg,
+      static_cast<unsigned long long>(r.packet_bytes.max), r.spawns.avg,
+      static_cast<unsigned long long>(r.spawns.max), r.destroys.avg,
+      static_cast<unsigned long long>(r.destroys.max), r.read_bytes.avg,
+      static_cast<unsigned long long>(r.read_bytes.max), r.setup_ms,
+      static_cast<unsigned long long>(r.checksum));
+  return buf;
+}
+
+} // namespace emote::server
