@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -49,26 +50,102 @@ struct skin_capture {
   std::string name;
 };
 
-/// Dynamic bit set over viewer slots: T(E) of render.md §4.
-struct slot_set {
-  std::vector<std::uint64_t> words;
-  [[nodiscard]] bool has(std::uint32_t s) const noexcept {
-    const std::size_t w = s / 64;
-    return w < words.size() && ((words[w] >> (s % 64)) & 1U) != 0;
-  }
-  void set(std::uint32_t s) {
-    const std::size_t w = s / 64;
-    if (w >= words.size()) {
-      words.resize(w + 1, 0);
+struct display;
+
+/// T(E) of render.md §4 for every live display: a row of bits per display (bit s = viewer slot
+/// s tracks it) in one block, with the row's position, dimension and entity id beside it, so
+/// the tracking pass walks contiguous memory instead of the displays themselves.
+class tracker_table {
+public:
+  struct row_info {
+    double x = 0, z = 0;
+    std::int32_t dim = 0;
+    std::int32_t entity_id = 0;
+    display* owner = nullptr; ///< null: a free row
+  };
+
+  /// A row for `owner`, with no bits set.
+  std::uint32_t add(display* owner) {
+    std::uint32_t row = 0;
+    if (!free_.empty()) {
+      row = free_.back();
+      free_.pop_back();
+    } else {
+      row = static_cast<std::uint32_t>(info_.size());
+      info_.emplace_back();
+      bits_.resize(bits_.size() + stride_, 0);
     }
-    words[w] |= std::uint64_t{1} << (s % 64);
+    info_[row] = row_info{};
+    info_[row].owner = owner;
+    return row;
   }
-  void reset(std::uint32_t s) noexcept {
-    const std::size_t w = s / 64;
-    if (w < words.size()) {
-      words[w] &= ~(std::uint64_t{1} << (s % 64));
+  void remove(std::uint32_t row) {
+    std::fill_n(bits_.begin() + static_cast<std::ptrdiff_t>(row * stride_), stride_, 0);
+    info_[row] = row_info{};
+    free_.push_back(row);
+  }
+  void place(std::uint32_t row, std::int32_t dim, double x, double z, std::int32_t entity_id) {
+    row_info& i = info_[row];
+    i.dim = dim;
+    i.x = x;
+    i.z = z;
+    i.entity_id = entity_id;
+  }
+  void move(std::uint32_t row, double x, double z) {
+    info_[row].x = x;
+    info_[row].z = z;
+  }
+  /// Room for viewer slots 0..slots-1 in every row.
+  void reserve_slots(std::uint32_t slots) {
+    const std::size_t want = (static_cast<std::size_t>(slots) + 63) / 64;
+    if (want <= stride_) {
+      return;
+    }
+    std::vector<std::uint64_t> wider(info_.size() * want, 0);
+    for (std::size_t r = 0; r < info_.size(); ++r) {
+      std::copy_n(bits_.begin() + static_cast<std::ptrdiff_t>(r * stride_), stride_,
+                  wider.begin() + static_cast<std::ptrdiff_t>(r * want));
+    }
+    bits_.swap(wider);
+    stride_ = want;
+  }
+
+  [[nodiscard]] bool has(std::uint32_t row, std::uint32_t slot) const noexcept {
+    return ((bits_[row * stride_ + slot / 64] >> (slot % 64)) & 1U) != 0;
+  }
+  void set(std::uint32_t row, std::uint32_t slot) noexcept {
+    bits_[row * stride_ + slot / 64] |= std::uint64_t{1} << (slot % 64);
+  }
+  void reset(std::uint32_t row, std::uint32_t slot) noexcept {
+    bits_[row * stride_ + slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
+  }
+  /// `f(slot)` for every slot of the row, ascending; `f` may reset the slot it is given.
+  template <class F>
+  void each(std::uint32_t row, F&& f) const {
+    const std::uint64_t* w = bits_.data() + row * stride_;
+    for (std::size_t k = 0; k < stride_; ++k) {
+      for (std::uint64_t b = w[k]; b != 0; b &= b - 1) {
+        f(static_cast<std::uint32_t>(k * 64 + static_cast<std::size_t>(std::countr_zero(b))));
+      }
     }
   }
+  /// Clear `slot` in every row.
+  void forget(std::uint32_t slot) noexcept {
+    if (slot / 64 >= stride_) {
+      return;
+    }
+    for (std::size_t r = 0; r < info_.size(); ++r) {
+      bits_[r * stride_ + slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
+    }
+  }
+
+  [[nodiscard]] const std::vector<row_info>& rows() const noexcept { return info_; }
+
+private:
+  std::vector<std::uint64_t> bits_; ///< rows × stride_ words
+  std::size_t stride_ = 0;
+  std::vector<row_info> info_;
+  std::vector<std::uint32_t> free_;
 };
 
 struct display {
@@ -95,8 +172,8 @@ struct display {
   std::vector<std::string> nbt_warnings;    ///< every NBT problem of the current state
   display_values values{};
   std::uint32_t dirty = 0; ///< bit i: metadata index i changed this step
-  bool moved = false, turned = false, queued = false, removed = false;
-  slot_set tracked;
+  bool moved = false, turned = false, queued = false;
+  std::uint32_t row = 0; ///< in the tracker table
   std::vector<per_version> versions;
 };
 
@@ -138,6 +215,142 @@ struct range_ref {
   std::uint32_t begin = 0, size = 0;
 };
 
+/// The live displays bucketed by (dimension, cell) for the tracking pass's range queries: an
+/// open-addressing table rebuilt every step (its storage is kept). An item carries what a range
+/// query reads (position, dimension, the tracker bits), so a query does not touch the displays
+/// themselves.
+class display_grid {
+public:
+  static constexpr double cell = 32; ///< blocks
+
+  struct item {
+    double x = 0, z = 0;
+    std::int32_t dim = 0;
+    std::uint32_t row = 0; ///< in the tracker table
+  };
+
+  /// The used rows of the tracker table.
+  void build(const std::vector<tracker_table::row_info>& rows) {
+    used_rows_.clear();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (rows[r].owner != nullptr) {
+        used_rows_.push_back(static_cast<std::uint32_t>(r));
+      }
+    }
+    const std::size_t n = used_rows_.size();
+    const std::size_t cap = std::bit_ceil(std::max<std::size_t>(16, 2 * n));
+    if (keys_.size() < cap) {
+      keys_.resize(cap);
+      used_.resize(cap);
+      begin_.resize(cap);
+      count_.resize(cap);
+    }
+    mask_ = cap - 1;
+    std::fill_n(used_.begin(), cap, false);
+    std::fill_n(count_.begin(), cap, 0U);
+    slot_of_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto& d = rows[used_rows_[k]];
+      const std::size_t slot = insert(key{d.dim, coord(d.x), coord(d.z)});
+      ++count_[slot];
+      slot_of_[k] = static_cast<std::uint32_t>(slot);
+    }
+    std::uint32_t at = 0;
+    for (std::size_t slot = 0; slot <= mask_; ++slot) {
+      begin_[slot] = at;
+      at += count_[slot];
+    }
+    items_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto& d = rows[used_rows_[k]];
+      items_[begin_[slot_of_[k]]++] = item{d.x, d.z, d.dim, used_rows_[k]};
+    }
+    for (std::size_t slot = 0; slot <= mask_; ++slot) {
+      begin_[slot] -= count_[slot];
+    }
+  }
+
+  /// The number of cells a query of radius `r` around (x, z) visits.
+  [[nodiscard]] static double cells_for(double x, double z, double r) noexcept {
+    const double w = static_cast<double>(coord(x + r)) - static_cast<double>(coord(x - r)) + 1;
+    const double h = static_cast<double>(coord(z + r)) - static_cast<double>(coord(z - r)) + 1;
+    return w * h;
+  }
+
+  /// `f(item)` for every display in the cells that a square of half-side `r` around
+  /// (x, z) touches in dimension `dim` (a superset of those within r).
+  template <class F>
+  void query(std::int32_t dim, double x, double z, double r, F&& f) const {
+    const std::int32_t x0 = coord(x - r), x1 = coord(x + r);
+    const std::int32_t z0 = coord(z - r), z1 = coord(z + r);
+    for (std::int64_t cx = x0; cx <= x1; ++cx) {
+      for (std::int64_t cz = z0; cz <= z1; ++cz) {
+        const std::size_t slot =
+            find(key{dim, static_cast<std::int32_t>(cx), static_cast<std::int32_t>(cz)});
+        if (slot == npos) {
+          continue;
+        }
+        const std::uint32_t b = begin_[slot];
+        for (std::uint32_t k = b; k < b + count_[slot]; ++k) {
+          f(items_[k]);
+        }
+      }
+    }
+  }
+
+private:
+  struct key {
+    std::int32_t dim = 0, cx = 0, cz = 0;
+    bool operator==(const key&) const = default;
+  };
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  /// The cell coordinate of a position (clamped; NaN goes to 0, and is in nobody's range).
+  static std::int32_t coord(double v) noexcept {
+    const double c = std::floor(v / cell);
+    if (!(c > -2147483647.0)) {
+      return c < 0 ? -2147483647 : 0;
+    }
+    return c < 2147483647.0 ? static_cast<std::int32_t>(c) : 2147483647;
+  }
+  [[nodiscard]] std::size_t hash(const key& k) const noexcept {
+    std::uint64_t h = static_cast<std::uint32_t>(k.cx) * 0x9E3779B97F4A7C15ULL;
+    h ^= static_cast<std::uint32_t>(k.cz) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= static_cast<std::uint32_t>(k.dim) * 0x165667B19E3779F9ULL;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h) & mask_;
+  }
+  std::size_t insert(const key& k) {
+    for (std::size_t slot = hash(k);; slot = (slot + 1) & mask_) {
+      if (!used_[slot]) {
+        used_[slot] = true;
+        keys_[slot] = k;
+        return slot;
+      }
+      if (keys_[slot] == k) {
+        return slot;
+      }
+    }
+  }
+  [[nodiscard]] std::size_t find(const key& k) const noexcept {
+    for (std::size_t slot = hash(k);; slot = (slot + 1) & mask_) {
+      if (!used_[slot]) {
+        return npos;
+      }
+      if (keys_[slot] == k) {
+        return slot;
+      }
+    }
+  }
+
+  std::vector<key> keys_;
+  std::vector<bool> used_;
+  std::vector<std::uint32_t> begin_, count_;
+  std::vector<std::uint32_t> used_rows_, slot_of_;
+  std::vector<item> items_;
+  std::size_t mask_ = 0;
+};
+
 void append_sized(std::string& key, std::string_view s) {
   const auto n = static_cast<std::uint32_t>(s.size());
   key.append(reinterpret_cast<const char*>(&n), sizeof n);
@@ -151,7 +364,11 @@ struct renderer::impl {
   std::span<const version_table* const> vers;
   const version_table* defaults = nullptr; ///< the table whose slot defaults seed new values
 
-  std::vector<std::unique_ptr<display>> live;                            ///< ascending handle
+  // The live displays: owned by their tracker row, found by handle. Nothing walks them in
+  // handle order except where render.md asks for it, and there the few found are sorted.
+  tracker_table trackers;                      ///< T(E) of every live display
+  std::vector<std::unique_ptr<display>> owned; ///< by tracker row
+  std::unordered_map<api::handle_id, display*> by_handle;
   std::unordered_map<api::session_id, std::vector<display*>> by_session; ///< ascending handle
   std::unordered_map<api::handle_id, std::uint32_t> spawn_counts;
   std::unordered_map<api::session_id, session_info> sessions;
@@ -183,6 +400,18 @@ struct renderer::impl {
   api::session_id group = 0;
   bool in_group = false;
   std::vector<display*> changed;
+  static constexpr std::uint32_t no_act = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> slot_act; ///< per viewer slot: its index in `act`, or no_act
+  std::vector<std::uint32_t> act_scratch;
+  // Tracking pass scratch, kept between steps.
+  display_grid grid;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> leaving; ///< (index in act, entity id)
+  std::vector<std::int32_t> destroy_ids;
+  std::vector<display*> spawn_list;
+  std::vector<std::pair<std::int32_t, display*>> spawn_found;
+  std::string destroy_bytes;
+  std::vector<range_ref> last_destroy;
+  std::vector<std::string> now_seen;
 
   explicit impl(render_config c) : cfg(c), vers(versions()) {
     defaults = vers.empty() ? nullptr : vers.back();
@@ -225,10 +454,8 @@ struct renderer::impl {
   }
 
   display* find(api::handle_id h) noexcept {
-    auto it = std::lower_bound(
-        live.begin(), live.end(), h,
-        [](const std::unique_ptr<display>& d, api::handle_id k) { return d->handle < k; });
-    return it != live.end() && (*it)->handle == h ? it->get() : nullptr;
+    const auto it = by_handle.find(h);
+    return it == by_handle.end() ? nullptr : it->second;
   }
 
   const world::player_state* player(std::string_view id) const noexcept {
@@ -243,13 +470,16 @@ struct renderer::impl {
     return std::min(limit, static_cast<double>(vd) * 16.0);
   }
 
-  static bool within(const active& a, std::int32_t dim, const core::dvec3& pos, double r2) {
+  static bool within(const active& a, std::int32_t dim, double x, double z, double r2) {
     if (a.dim != dim) {
       return false;
     }
-    const double dx = pos.x - a.p->pos.x;
-    const double dz = pos.z - a.p->pos.z;
+    const double dx = x - a.p->pos.x;
+    const double dz = z - a.p->pos.z;
     return dx * dx + dz * dz <= r2;
+  }
+  static bool within(const active& a, std::int32_t dim, const core::dvec3& pos, double r2) {
+    return within(a, dim, pos.x, pos.z, r2);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -590,11 +820,7 @@ struct renderer::impl {
   // ---------------------------------------------------------------------------------------
   // Viewers (render.md §4 rules 3 and 4)
 
-  void forget_slot(std::uint32_t slot) {
-    for (auto& d : live) {
-      d->tracked.reset(slot);
-    }
-  }
+  void forget_slot(std::uint32_t slot) { trackers.forget(slot); }
 
   void drop(viewer& v) {
     forget_slot(v.slot);
@@ -674,8 +900,12 @@ struct renderer::impl {
         ++it;
       }
     }
-    for (active& a : act) {
+    trackers.reserve_slots(next_slot);
+    slot_act.assign(next_slot, no_act);
+    for (std::size_t i = 0; i < act.size(); ++i) {
+      active& a = act[i];
       a.v->resync = resync_everyone || resync_ids.count(a.v->id) != 0;
+      slot_act[a.v->slot] = static_cast<std::uint32_t>(i);
     }
     resync_everyone = false;
     resync_ids.clear();
@@ -685,12 +915,20 @@ struct renderer::impl {
     }
   }
 
+  /// The viewers tracking `d`, in join order: a walk over T(E)'s slots, not over every viewer.
   void audience_of(const display& d) {
     audience.clear();
-    for (const active& a : act) {
-      if (d.tracked.has(a.v->slot)) {
-        audience.push_back(&a);
+    act_scratch.clear();
+    trackers.each(d.row, [&](std::uint32_t s) {
+      if (s < slot_act.size() && slot_act[s] != no_act) {
+        act_scratch.push_back(slot_act[s]);
       }
+    });
+    if (!std::is_sorted(act_scratch.begin(), act_scratch.end())) {
+      std::sort(act_scratch.begin(), act_scratch.end());
+    }
+    for (const std::uint32_t i : act_scratch) {
+      audience.push_back(&act[i]);
     }
   }
 
@@ -757,10 +995,13 @@ struct renderer::impl {
       capture_skin(*d);
     }
     display& ref = *d;
-    auto pos = std::lower_bound(
-        live.begin(), live.end(), sp.handle,
-        [](const std::unique_ptr<display>& x, api::handle_id k) { return x->handle < k; });
-    live.insert(pos, std::move(d));
+    ref.row = trackers.add(&ref);
+    trackers.place(ref.row, ref.dim, ref.pos.x, ref.pos.z, ref.entity_id);
+    if (owned.size() <= ref.row) {
+      owned.resize(ref.row + 1);
+    }
+    owned[ref.row] = std::move(d);
+    by_handle[ref.handle] = &ref;
     auto& list = by_session[ref.session];
     list.insert(std::lower_bound(list.begin(), list.end(), ref.handle,
                                  [](const display* x, api::handle_id k) { return x->handle < k; }),
@@ -775,7 +1016,7 @@ struct renderer::impl {
     for (const active& a : act) {
       if (within(a, ref.dim, ref.pos, a.r2)) {
         audience.push_back(&a);
-        ref.tracked.set(a.v->slot);
+        trackers.set(ref.row, a.v->slot);
       }
     }
     spawn_bundle_step(ref);
@@ -803,6 +1044,7 @@ struct renderer::impl {
     for (display* d : it->second) {
       if (d->space == mv.space) {
         d->pos = mv.position;
+        trackers.move(d->row, d->pos.x, d->pos.z);
         d->moved = true;
         set_teleport_duration(*d, mv.teleport_duration);
         queue(*d);
@@ -911,16 +1153,24 @@ struct renderer::impl {
       std::vector<std::uint32_t> to;
     };
     std::vector<pending> pend;
-    std::vector<std::int32_t> ids;
-    for (const active& a : act) {
-      ids.clear();
-      for (display* d : gone) {
-        if (d->tracked.has(a.v->slot)) {
-          ids.push_back(d->entity_id);
+    // Who tracks what: a walk over each gone display's trackers, then per viewer in join order
+    // its entity ids ascending (gone is ascending handle).
+    std::vector<std::pair<std::uint32_t, std::int32_t>> tracking;
+    for (display* d : gone) {
+      trackers.each(d->row, [&](std::uint32_t s) {
+        if (s < slot_act.size() && slot_act[s] != no_act) {
+          tracking.emplace_back(slot_act[s], d->entity_id);
         }
-      }
-      if (ids.empty()) {
-        continue;
+      });
+    }
+    std::stable_sort(tracking.begin(), tracking.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<std::int32_t> ids;
+    for (std::size_t k = 0; k < tracking.size();) {
+      const active& a = act[tracking[k].first];
+      ids.clear();
+      for (; k < tracking.size() && &act[tracking[k].first] == &a; ++k) {
+        ids.push_back(tracking[k].second);
       }
       // Equal lists on one version are one byte string: one entry (render.md §6).
       auto same = std::find_if(pend.begin(), pend.end(),
@@ -948,10 +1198,11 @@ struct renderer::impl {
       if (d->queued) {
         changed.erase(std::remove(changed.begin(), changed.end(), d), changed.end());
       }
-      d->removed = true;
+      by_handle.erase(d->handle);
+      trackers.remove(d->row);
     }
-    if (!gone.empty()) {
-      std::erase_if(live, [](const std::unique_ptr<display>& x) { return x->removed; });
+    for (display* d : gone) {
+      owned[d->row].reset(); // last: `d` is gone
     }
   }
 
@@ -1130,46 +1381,103 @@ struct renderer::impl {
     bool blank = false;
     std::vector<range_ref> flags, equipment; ///< per version, built on first use
   };
+  std::vector<hidden_now> hidden_list; ///< the tracking pass's, storage kept between steps
+
+  /// The spawn list of viewer `a` (render.md §4 rule 2): the displays in range that it does not
+  /// track, ascending entity id. Candidates come from the grid's cells around it, or from every
+  /// display when that is fewer.
+  void spawns_for(const active& a) {
+    spawn_list.clear();
+    if (a.r2 < 0) {
+      return;
+    }
+    const std::uint32_t slot = a.v->slot;
+    const double r = std::sqrt(a.r2);
+    spawn_found.clear();
+    const auto& rows = trackers.rows();
+    if (display_grid::cells_for(a.p->pos.x, a.p->pos.z, r) >=
+        static_cast<double>(by_handle.size())) {
+      for (std::uint32_t k = 0; k < rows.size(); ++k) {
+        const tracker_table::row_info& e = rows[k];
+        if (e.owner != nullptr && within(a, e.dim, e.x, e.z, a.r2) && !trackers.has(k, slot)) {
+          spawn_found.emplace_back(e.entity_id, e.owner);
+        }
+      }
+    } else {
+      grid.query(a.dim, a.p->pos.x, a.p->pos.z, r, [&](const display_grid::item& it) {
+        if (within(a, it.dim, it.x, it.z, a.r2) && !trackers.has(it.row, slot)) {
+          spawn_found.emplace_back(rows[it.row].entity_id, rows[it.row].owner);
+        }
+      });
+    }
+    std::sort(spawn_found.begin(), spawn_found.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [id, d] : spawn_found) {
+      spawn_list.push_back(d);
+    }
+  }
 
   void tracking_pass() {
-    std::vector<std::int32_t> ids;
-    std::vector<display*> spawn_list;
-    std::string destroy_bytes;
-    std::vector<range_ref> last_destroy(vers.size());
-    std::vector<std::string> now_seen;
-    // The hidden players with an entity id, in join order.
-    std::vector<hidden_now> hidden_list;
-    for (const world::player_state* p : players) {
-      if (!p || !p->entity_id) {
-        continue;
-      }
-      if (auto hs = hidden.find(p->id); hs != hidden.end()) {
-        hidden_list.push_back(hidden_now{p, dimension_id(p->dimension), hs->second.blank,
-                                         std::vector<range_ref>(vers.size()),
-                                         std::vector<range_ref>(vers.size())});
+    last_destroy.assign(vers.size(), range_ref{});
+    // The hidden players with an entity id, in join order (the list's storage is kept).
+    std::size_t hidden_count = 0;
+    if (!hidden.empty()) {
+      for (const world::player_state* p : players) {
+        if (!p || !p->entity_id) {
+          continue;
+        }
+        if (auto hs = hidden.find(p->id); hs != hidden.end()) {
+          if (hidden_count == hidden_list.size()) {
+            hidden_list.emplace_back();
+          }
+          hidden_now& h = hidden_list[hidden_count++];
+          h.p = p;
+          h.dim = dimension_id(p->dimension);
+          h.blank = hs->second.blank;
+          h.flags.assign(vers.size(), range_ref{});
+          h.equipment.assign(vers.size(), range_ref{});
+        }
       }
     }
-    for (const active& a : act) {
-      viewer& v = *a.v;
-      // One walk over the displays: what to destroy, and what to spawn after that.
-      ids.clear();
-      spawn_list.clear();
-      for (auto& d : live) {
-        const bool tracked = d->tracked.has(v.slot);
-        const bool in = within(a, d->dim, d->pos, a.r2);
-        if (tracked && (v.resync || !in)) {
-          ids.push_back(d->entity_id);
-          d->tracked.reset(v.slot);
-        }
-        if (in && (!tracked || v.resync)) {
-          spawn_list.push_back(d.get());
-        }
+    const std::span<hidden_now> hidden_now_list(hidden_list.data(), hidden_count);
+    // What every viewer stops tracking: one walk over each display's trackers (a viewer's
+    // decisions depend only on its own tracked set, so they can all be made first). Ascending
+    // (join order, entity id).
+    leaving.clear();
+    const auto& rows = trackers.rows();
+    for (std::uint32_t r = 0; r < rows.size(); ++r) {
+      const tracker_table::row_info& e = rows[r];
+      if (e.owner == nullptr) {
+        continue;
       }
-      if (!ids.empty()) {
+      trackers.each(r, [&](std::uint32_t s) {
+        const std::uint32_t i = s < slot_act.size() ? slot_act[s] : no_act;
+        if (i == no_act) {
+          return;
+        }
+        const active& a = act[i];
+        if (a.v->resync || !within(a, e.dim, e.x, e.z, a.r2)) {
+          leaving.emplace_back(i, e.entity_id);
+          trackers.reset(r, s);
+        }
+      });
+    }
+    std::sort(leaving.begin(), leaving.end());
+    grid.build(rows);
+    std::size_t next_leaving = 0;
+    for (std::size_t ai = 0; ai < act.size(); ++ai) {
+      const active& a = act[ai];
+      viewer& v = *a.v;
+      destroy_ids.clear();
+      for (; next_leaving < leaving.size() && leaving[next_leaving].first == ai; ++next_leaving) {
+        destroy_ids.push_back(leaving[next_leaving].second);
+      }
+      spawns_for(a);
+      if (!destroy_ids.empty()) {
         // Viewers that leave a crowd together destroy the same ids: the bytes are kept once.
         destroy_bytes.clear();
         byte_writer w(destroy_bytes);
-        write_entity_destroy(w, *vers[a.ver], ids);
+        write_entity_destroy(w, *vers[a.ver], destroy_ids);
         range_ref& last = last_destroy[a.ver];
         if (last.size == 0 || out->data.compare(last.begin, last.size, destroy_bytes) != 0) {
           last = range_ref{static_cast<std::uint32_t>(out->data.size()),
@@ -1179,7 +1487,7 @@ struct renderer::impl {
         single(a, last);
       }
       for (display* d : spawn_list) {
-        d->tracked.set(v.slot);
+        trackers.set(d->row, v.slot);
         bundle_for(*d, a.ver);
         const per_version& pv = d->versions[a.ver];
         single(a, delimiter_bytes(a.ver));
@@ -1194,7 +1502,7 @@ struct renderer::impl {
         v.resync = false;
       }
       now_seen.clear();
-      for (hidden_now& h : hidden_list) {
+      for (hidden_now& h : hidden_now_list) {
         if (h.p == a.p || !within(a, h.dim, h.p->pos, a.rp2)) {
           continue;
         }
@@ -1257,8 +1565,15 @@ void renderer::resync_all() {
 
 std::vector<display_info> renderer::displays() const {
   std::vector<display_info> list;
-  list.reserve(impl_->live.size());
-  for (const auto& d : impl_->live) {
+  std::vector<const display*> live;
+  live.reserve(impl_->by_handle.size());
+  for (const auto& [h, d] : impl_->by_handle) {
+    live.push_back(d);
+  }
+  std::sort(live.begin(), live.end(),
+            [](const display* x, const display* y) { return x->handle < y->handle; });
+  list.reserve(live.size());
+  for (const display* d : live) {
     display_info i;
     i.handle = d->handle;
     i.session = d->session;
