@@ -58,6 +58,13 @@ bool populated_selected(const cli_args& args) {
 }
 
 std::string parse_populated_options(const cli_args& args, populated_options& o) {
+  // The populated mode has its own viewers and packets (render.md §6 entries, one recipient).
+  for (const std::string_view other : {"instances", "recipients", "wire-protocol",
+                                       "compression-threshold", "over", "serial", "reference"}) {
+    if (args.has(other)) {
+      return "--players cannot be combined with --" + std::string(other);
+    }
+  }
   if (auto v = args.value("players");
       v && (!parse_number(*v, o.players) || o.players < 1 || o.players > 100000)) {
     return "--players must be an integer 1..100000";

@@ -2,6 +2,7 @@
 // against a slow, direct reading of render.md §4 (tracking) over the same frames and positions.
 #include "server/stress_populated.hpp"
 
+#include "server/cli_args.hpp"
 #include "server/content_loader.hpp"
 
 #include "engine/content/model.hpp"
@@ -494,4 +495,29 @@ TEST_CASE("populated stress: the report reads every entry") {
   CHECK(json.find("\"packets_per_tick\":{\"avg\":") != std::string::npos);
   // Same seed, same bytes read.
   CHECK(server::run_populated(load_test_emotes(), o).checksum == r.checksum);
+}
+
+TEST_CASE("populated stress: command-line options") {
+  std::vector<server::cli_option> options(server::populated_cli_options().begin(),
+                                          server::populated_cli_options().end());
+  options.push_back(server::value_option("instances", "N", ""));
+  const auto parse = [&](std::vector<std::string_view> argv, server::populated_options& o) {
+    auto args = server::cli_args::parse(argv, options);
+    REQUIRE(args.ok());
+    return std::pair{server::populated_selected(*args), server::parse_populated_options(*args, o)};
+  };
+  server::populated_options o;
+  auto [selected, error] = parse({"--players", "250", "--area", "700.5", "--seed", "-3"}, o);
+  CHECK(selected);
+  CHECK(error.empty());
+  CHECK(o.players == 250);
+  CHECK(o.area == 700.5);
+  CHECK(o.seed == -3);
+  CHECK_FALSE(parse({"--area", "10"}, o).first);
+  CHECK(parse({"--players", "0"}, o).second == "--players must be an integer 1..100000");
+  CHECK(parse({"--players", "12x"}, o).second == "--players must be an integer 1..100000");
+  CHECK(parse({"--players", "5", "--area", "nan"}, o).second ==
+        "--area must be a number of blocks 1..1000000");
+  CHECK(parse({"--players", "5", "--instances", "5"}, o).second ==
+        "--players cannot be combined with --instances");
 }
