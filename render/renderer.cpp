@@ -192,7 +192,9 @@ struct viewer {
   std::uint64_t join_serial = 0, client_epoch = 0;
   std::int32_t protocol = 0;
   std::uint32_t slot = 0;
-  std::vector<std::string> hidden_seen; ///< hidden players within R_p already sent
+  /// Hidden players within R_p already sent, with the hide epoch they were sent for (an entry
+  /// of an older epoch is stale: the player was shown, and maybe hidden again, since).
+  std::vector<std::pair<std::string, std::uint64_t>> hidden_seen;
   bool resync = false;
   bool seen = false;
 };
@@ -209,6 +211,7 @@ struct active {
 
 struct hidden_state {
   bool blank = false;
+  std::uint64_t epoch = 0; ///< distinct for every hide
 };
 
 struct range_ref {
@@ -368,7 +371,12 @@ struct renderer::impl {
   // handle order except where render.md asks for it, and there the few found are sorted.
   tracker_table trackers;                      ///< T(E) of every live display
   std::vector<std::unique_ptr<display>> owned; ///< by tracker row
-  std::unordered_map<api::handle_id, display*> by_handle;
+  /// Displays by handle: the engine's handles are the smallest free ids (playback.md §4.1), so
+  /// a vector indexed by handle is compact; larger handles (another producer) go to the map.
+  static constexpr api::handle_id direct_handles = api::handle_id{1} << 22;
+  std::vector<display*> by_handle_direct;
+  std::unordered_map<api::handle_id, display*> by_handle_far;
+  std::size_t live_count = 0;
   std::unordered_map<api::session_id, std::vector<display*>> by_session; ///< ascending handle
   std::unordered_map<api::handle_id, std::uint32_t> spawn_counts;
   std::unordered_map<api::session_id, session_info> sessions;
@@ -411,7 +419,15 @@ struct renderer::impl {
   std::vector<std::pair<std::int32_t, display*>> spawn_found;
   std::string destroy_bytes;
   std::vector<range_ref> last_destroy;
-  std::vector<std::string> now_seen;
+  std::vector<std::pair<std::string, std::uint64_t>> now_seen;
+  struct hidden_at {
+    double x = 0, z = 0;
+    std::int32_t dim = 0;
+    std::uint32_t index = 0; ///< in the tracking pass's hidden list (join order)
+  };
+  std::vector<hidden_at> hidden_by_x; ///< the tracking pass's hidden players, ascending x
+  std::vector<std::uint32_t> hidden_near;
+  std::uint64_t hide_epoch = 0;
 
   explicit impl(render_config c) : cfg(c), vers(versions()) {
     defaults = vers.empty() ? nullptr : vers.back();
@@ -454,8 +470,26 @@ struct renderer::impl {
   }
 
   display* find(api::handle_id h) noexcept {
-    const auto it = by_handle.find(h);
-    return it == by_handle.end() ? nullptr : it->second;
+    if (h >= 0 && h < direct_handles) {
+      const auto k = static_cast<std::size_t>(h);
+      return k < by_handle_direct.size() ? by_handle_direct[k] : nullptr;
+    }
+    const auto it = by_handle_far.find(h);
+    return it == by_handle_far.end() ? nullptr : it->second;
+  }
+
+  void index_handle(api::handle_id h, display* d) {
+    if (h >= 0 && h < direct_handles) {
+      const auto k = static_cast<std::size_t>(h);
+      if (k >= by_handle_direct.size()) {
+        by_handle_direct.resize(k + 1, nullptr);
+      }
+      by_handle_direct[k] = d;
+    } else if (d != nullptr) {
+      by_handle_far[h] = d;
+    } else {
+      by_handle_far.erase(h);
+    }
   }
 
   const world::player_state* player(std::string_view id) const noexcept {
@@ -1001,7 +1035,8 @@ struct renderer::impl {
       owned.resize(ref.row + 1);
     }
     owned[ref.row] = std::move(d);
-    by_handle[ref.handle] = &ref;
+    index_handle(ref.handle, &ref);
+    ++live_count;
     auto& list = by_session[ref.session];
     list.insert(std::lower_bound(list.begin(), list.end(), ref.handle,
                                  [](const display* x, api::handle_id k) { return x->handle < k; }),
@@ -1198,7 +1233,8 @@ struct renderer::impl {
       if (d->queued) {
         changed.erase(std::remove(changed.begin(), changed.end(), d), changed.end());
       }
-      by_handle.erase(d->handle);
+      index_handle(d->handle, nullptr);
+      --live_count;
       trackers.remove(d->row);
     }
     for (display* d : gone) {
@@ -1314,14 +1350,14 @@ struct renderer::impl {
   }
 
   void on_visibility(const api::ev_player_visibility& ev) {
+    // Showing a player makes the viewers' entries for it stale (their epoch is no longer its
+    // hide's), so a later hide sends the packets again.
+    std::uint64_t epoch = 0;
     if (ev.hidden) {
-      hidden[ev.player] = hidden_state{ev.blank_equipment};
+      epoch = ++hide_epoch;
+      hidden[ev.player] = hidden_state{ev.blank_equipment, epoch};
     } else {
       hidden.erase(ev.player);
-      for (active& a : act) {
-        auto& seen = a.v->hidden_seen;
-        seen.erase(std::remove(seen.begin(), seen.end(), ev.player), seen.end());
-      }
     }
     const world::player_state* p = player(ev.player);
     if (!p || !p->entity_id) {
@@ -1343,8 +1379,9 @@ struct renderer::impl {
         audience.push_back(a);
         if (ev.hidden) {
           auto& seen = a->v->hidden_seen;
-          if (std::find(seen.begin(), seen.end(), ev.player) == seen.end()) {
-            seen.push_back(ev.player);
+          const std::pair<std::string, std::uint64_t> entry{ev.player, epoch};
+          if (std::find(seen.begin(), seen.end(), entry) == seen.end()) {
+            seen.push_back(entry);
           }
         }
       }
@@ -1379,6 +1416,7 @@ struct renderer::impl {
     const world::player_state* p = nullptr;
     std::int32_t dim = 0;
     bool blank = false;
+    std::uint64_t epoch = 0;
     std::vector<range_ref> flags, equipment; ///< per version, built on first use
   };
   std::vector<hidden_now> hidden_list; ///< the tracking pass's, storage kept between steps
@@ -1395,8 +1433,7 @@ struct renderer::impl {
     const double r = std::sqrt(a.r2);
     spawn_found.clear();
     const auto& rows = trackers.rows();
-    if (display_grid::cells_for(a.p->pos.x, a.p->pos.z, r) >=
-        static_cast<double>(by_handle.size())) {
+    if (display_grid::cells_for(a.p->pos.x, a.p->pos.z, r) >= static_cast<double>(live_count)) {
       for (std::uint32_t k = 0; k < rows.size(); ++k) {
         const tracker_table::row_info& e = rows[k];
         if (e.owner != nullptr && within(a, e.dim, e.x, e.z, a.r2) && !trackers.has(k, slot)) {
@@ -1434,12 +1471,20 @@ struct renderer::impl {
           h.p = p;
           h.dim = dimension_id(p->dimension);
           h.blank = hs->second.blank;
+          h.epoch = hs->second.epoch;
           h.flags.assign(vers.size(), range_ref{});
           h.equipment.assign(vers.size(), range_ref{});
         }
       }
     }
     const std::span<hidden_now> hidden_now_list(hidden_list.data(), hidden_count);
+    hidden_by_x.clear();
+    for (std::uint32_t k = 0; k < hidden_count; ++k) {
+      const hidden_now& h = hidden_list[k];
+      hidden_by_x.push_back(hidden_at{h.p->pos.x, h.p->pos.z, h.dim, k});
+    }
+    std::sort(hidden_by_x.begin(), hidden_by_x.end(),
+              [](const hidden_at& x, const hidden_at& y) { return x.x < y.x; });
     // What every viewer stops tracking: one walk over each display's trackers (a viewer's
     // decisions depend only on its own tracked set, so they can all be made first). Ascending
     // (join order, entity id).
@@ -1502,12 +1547,28 @@ struct renderer::impl {
         v.resync = false;
       }
       now_seen.clear();
-      for (hidden_now& h : hidden_now_list) {
-        if (h.p == a.p || !within(a, h.dim, h.p->pos, a.rp2)) {
+      // The hidden players within R_p, in join order: the candidates from the x-sorted list.
+      hidden_near.clear();
+      if (a.rp2 >= 0 && !hidden_by_x.empty()) {
+        const double rp = std::sqrt(a.rp2);
+        const double x = a.p->pos.x;
+        auto it = std::lower_bound(hidden_by_x.begin(), hidden_by_x.end(), x - rp - 1,
+                                   [](const hidden_at& h, double bound) { return h.x < bound; });
+        for (; it != hidden_by_x.end() && it->x <= x + rp + 1; ++it) {
+          if (within(a, it->dim, it->x, it->z, a.rp2)) {
+            hidden_near.push_back(it->index);
+          }
+        }
+        std::sort(hidden_near.begin(), hidden_near.end());
+      }
+      for (const std::uint32_t k : hidden_near) {
+        hidden_now& h = hidden_now_list[k];
+        if (h.p == a.p) {
           continue;
         }
-        now_seen.push_back(h.p->id);
-        if (std::find(v.hidden_seen.begin(), v.hidden_seen.end(), h.p->id) != v.hidden_seen.end()) {
+        now_seen.emplace_back(h.p->id, h.epoch);
+        if (std::find(v.hidden_seen.begin(), v.hidden_seen.end(), now_seen.back()) !=
+            v.hidden_seen.end()) {
           continue;
         }
         // render.md §5.5: the flags, then the blank equipment, built once per version.
@@ -1566,8 +1627,13 @@ void renderer::resync_all() {
 std::vector<display_info> renderer::displays() const {
   std::vector<display_info> list;
   std::vector<const display*> live;
-  live.reserve(impl_->by_handle.size());
-  for (const auto& [h, d] : impl_->by_handle) {
+  live.reserve(impl_->live_count);
+  for (const display* d : impl_->by_handle_direct) {
+    if (d != nullptr) {
+      live.push_back(d);
+    }
+  }
+  for (const auto& [h, d] : impl_->by_handle_far) {
     live.push_back(d);
   }
   std::sort(live.begin(), live.end(),
