@@ -11,12 +11,14 @@
 #include "render/tables.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <numbers>
+#include <semaphore>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -59,8 +61,8 @@ bool populated_selected(const cli_args& args) {
 
 std::string parse_populated_options(const cli_args& args, populated_options& o) {
   // The populated mode has its own viewers and packets (render.md §6 entries, one recipient).
-  for (const std::string_view other : {"instances", "recipients", "wire-protocol",
-                                       "compression-threshold", "over", "serial", "reference"}) {
+  for (const std::string_view other :
+       {"instances", "recipients", "wire-protocol", "compression-threshold", "over", "reference"}) {
     if (args.has(other)) {
       return "--players cannot be combined with --" + std::string(other);
     }
@@ -76,6 +78,7 @@ std::string parse_populated_options(const cli_args& args, populated_options& o) 
   if (auto v = args.value("seed"); v && !parse_number(*v, o.seed)) {
     return "--seed must be a 64-bit integer";
   }
+  o.pipelined = !args.has("serial"); // --serial: render on the Engine's thread
   return {};
 }
 
@@ -125,8 +128,12 @@ struct populated_run::impl {
   std::vector<std::int64_t> first_play;
   std::vector<std::uint32_t> due; ///< players to play this tick
   std::unordered_map<std::string, std::uint32_t> index_of;
-  const api::frame* frame = nullptr;
+  api::frame* frame = nullptr;
   api::frame empty_frame;
+  // The pipelined mode's copy of one tick for the renderer (snapshot()).
+  api::frame held_frame;
+  std::vector<world::player_state> held_states;
+  std::vector<const world::player_state*> held_players;
   std::vector<const world::player_state*> online;
   render::render_output out;
   std::uint64_t plays_ok = 0, plays_refused = 0, stops_other = 0;
@@ -266,6 +273,23 @@ struct populated_run::impl {
     }
   }
 
+  void snapshot() {
+    // The frame's events move out (the Engine clears its frame at the next tick anyway); the
+    // players are copied, as the Engine changes them in the next tick.
+    held_frame.tick = frame->tick;
+    held_frame.events.swap(frame->events);
+    frame->events.clear();
+    engine.players(online);
+    held_states.resize(online.size());
+    held_players.resize(online.size());
+    for (std::size_t i = 0; i < online.size(); ++i) {
+      held_states[i] = *online[i];
+      held_players[i] = &held_states[i];
+    }
+  }
+
+  void render_held() { renderer.step(held_frame, held_players, out); }
+
   void render_step() {
     // As engine_host::step: the renderer sees the frame and the online players in join order.
     engine.players(online);
@@ -286,6 +310,12 @@ void populated_run::engine_step() {
 }
 void populated_run::render_step() {
   impl_->render_step();
+}
+void populated_run::snapshot() {
+  impl_->snapshot();
+}
+void populated_run::render_held() {
+  impl_->render_held();
 }
 void populated_run::step() {
   inputs();
@@ -411,6 +441,45 @@ struct tally {
   }
 };
 
+/// A second thread that runs one job at a time while the caller does its own work.
+class helper_thread {
+public:
+  helper_thread() : thread_([this] { loop(); }) {}
+  ~helper_thread() {
+    quit_ = true;
+    go_.release();
+    thread_.join();
+  }
+  helper_thread(const helper_thread&) = delete;
+  helper_thread& operator=(const helper_thread&) = delete;
+
+  template <class F>
+  void run(F& f) {
+    fn_ = [](void* p) { (*static_cast<F*>(p))(); };
+    arg_ = &f;
+    go_.release();
+  }
+  void wait() { done_.acquire(); }
+
+private:
+  void loop() {
+    for (;;) {
+      go_.acquire();
+      if (quit_) {
+        return;
+      }
+      fn_(arg_);
+      done_.release();
+    }
+  }
+
+  std::binary_semaphore go_{0}, done_{0};
+  void (*fn_)(void*) = nullptr;
+  void* arg_ = nullptr;
+  std::atomic<bool> quit_{false};
+  std::thread thread_; ///< last: starts after the rest is built
+};
+
 double ms_between(std::int64_t a, std::int64_t b) {
   return static_cast<double>(b - a) / 1e6;
 }
@@ -427,11 +496,22 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   r.players = options.players;
   r.area = options.area;
   r.warmup = options.warmup;
+  r.pipelined = options.pipelined && options.ticks > 0 && options.warmup > 0;
 
   const std::int64_t s0 = now_ns();
   populated_run run(std::move(catalog), options);
   entry_reader reader(options.simd);
+  // Pipelined, the last warm-up tick is rendered in the first sample, and every sample renders
+  // the tick before the one the Engine runs; the last tick is rendered after the test, so the
+  // recipient reads the same ticks in the same order either way.
+  const bool pipelined = r.pipelined;
   for (std::int64_t k = 0; k < options.warmup; ++k) {
+    if (pipelined && k + 1 == options.warmup) {
+      run.inputs();
+      run.engine_step();
+      run.snapshot();
+      break;
+    }
     run.step();
     reader.read(run.packets());
   }
@@ -441,6 +521,31 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   tally entries, packets, packet_bytes, spawns, destroys, read_bytes;
   double render_ns = 0, sessions_sum = 0, displays_sum = 0;
   r.sessions.min = static_cast<double>(run.sessions());
+
+  // The render-and-read job of one tick, run here or on the helper thread.
+  struct render_job {
+    populated_run* run = nullptr;
+    entry_reader* reader = nullptr;
+    bool held = false;
+    std::int64_t begin = 0, rendered = 0, read = 0; ///< monotonic ns
+    entry_reader::counts counts;
+    void operator()() {
+      begin = now_ns();
+      if (held) {
+        run->render_held();
+      } else {
+        run->render_step();
+      }
+      rendered = now_ns();
+      counts = reader->read(run->packets());
+      read = now_ns();
+    }
+  } job{&run, &reader, pipelined, 0, 0, 0, {}};
+  std::unique_ptr<helper_thread> helper;
+  if (pipelined) {
+    helper = std::make_unique<helper_thread>();
+  }
+
   const auto period = std::chrono::milliseconds(50);
   auto deadline = clock_type::now();
   const std::int64_t t0 = now_ns();
@@ -451,19 +556,26 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
     }
     const std::int64_t a = now_ns();
     meter.tick_begin(run.tick(), a);
+    if (pipelined) {
+      helper->run(job); // renders and reads the held tick
+    }
     meter.emote_begin(a);
     run.inputs();
     run.engine_step();
     const std::int64_t b = now_ns();
     meter.emote_end(b);
-    run.render_step();
-    const std::int64_t c = now_ns();
-    meter.network_begin(c);
-    const entry_reader::counts n = reader.read(run.packets());
-    const std::int64_t d = now_ns();
-    meter.network_end(d);
-    meter.tick_end(d);
-    render_ns += static_cast<double>(c - b);
+    if (pipelined) {
+      helper->wait();
+      run.snapshot();
+    } else {
+      job();
+    }
+    const std::int64_t e = now_ns();
+    meter.network_begin(job.rendered);
+    meter.network_end(job.read);
+    meter.tick_end(e);
+    render_ns += static_cast<double>(job.rendered - job.begin);
+    const entry_reader::counts& n = job.counts;
     entries.add(n.entries);
     packets.add(n.packets);
     packet_bytes.add(n.packet_bytes);
@@ -478,6 +590,9 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
     ++r.ticks;
   }
   const std::int64_t t1 = now_ns();
+  if (pipelined) {
+    job(); // the last tick the Engine ran
+  }
 
   r.mspt = rules::summarize(meter, 0.0);
   r.elapsed_s = static_cast<double>(t1 - t0) / 1e9;
@@ -524,6 +639,8 @@ std::string populated_report_json(const populated_report& r) {
   j.i64(r.ticks);
   j.raw(",\"warmup\":");
   j.i64(r.warmup);
+  j.raw(",\"pipelined\":");
+  j.boolean(r.pipelined);
   num(",\"mspt\":{\"avg\":", r.mspt.avg);
   num(",\"p95\":", r.mspt.p95);
   num(",\"max\":", r.mspt.max);
@@ -568,7 +685,7 @@ std::string populated_report_text(const populated_report& r) {
       "stress (populated): %zu players over %.0f x %.0f blocks\n"
       "  ticks sampled     %zu of %lld in %.3f s (observed %.2f TPS), after %lld warm-up ticks\n"
       "  MSPT              avg %.3f  p95 %.3f  median %.3f  max %.3f\n"
-      "  split per tick    engine %.3f ms  render %.3f ms  read %.3f ms\n"
+      "  split per tick    engine %.3f ms  render %.3f ms  read %.3f ms (%s)\n"
       "  playbacks         %.1f avg, %.0f min running; %llu plays, %llu refused, %llu other "
       "stops\n"
       "  displays          %.1f avg, %lld max\n"
@@ -578,7 +695,8 @@ std::string populated_report_text(const populated_report& r) {
       "  checksum          %016llx\n",
       r.players, r.area, r.area, r.mspt.sampled, static_cast<long long>(r.ticks), r.elapsed_s,
       r.observed_tps, static_cast<long long>(r.warmup), r.mspt.avg, r.mspt.p95, r.mspt.median,
-      r.mspt.max, r.split_ms.engine, r.split_ms.render, r.split_ms.read, r.sessions.avg,
+      r.mspt.max, r.split_ms.engine, r.split_ms.render, r.split_ms.read,
+      r.pipelined ? "render and read pipelined on a second thread" : "one thread", r.sessions.avg,
       r.sessions.min, static_cast<unsigned long long>(r.plays),
       static_cast<unsigned long long>(r.play_failures),
       static_cast<unsigned long long>(r.other_stops), r.displays.avg,

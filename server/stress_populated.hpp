@@ -61,6 +61,9 @@ struct populated_options {
   render::render_config render;       ///< render.md §2 (display_range 160, view distance 10)
   bool paced = true;                  ///< 20 TPS on absolute deadlines; false: back to back
   bool simd = true;                   ///< the recipient reads with AVX2/AVX-512 when it can
+  /// Render and read tick k on a second thread while the Engine runs tick k+1 (the packets are
+  /// the same; a sample is then the longer of the two, see docs/guide/performance.md).
+  bool pipelined = true;
 };
 
 /// The command-line options of the populated mode (`--players`, `--area`, `--seed`).
@@ -95,6 +98,13 @@ public:
   /// inputs(), engine_step(), render_step().
   void step();
 
+  // The pipelined order (the renderer on another thread, one tick behind the Engine):
+  /// Keep the last engine_step's frame and a copy of the players for render_held(); frame()
+  /// is then empty.
+  void snapshot();
+  /// Render what snapshot() kept (may run while the next inputs() and engine_step() do).
+  void render_held();
+
   [[nodiscard]] std::int64_t tick() const noexcept; ///< the tick now accepting inputs
   [[nodiscard]] const api::frame& frame() const noexcept;
   [[nodiscard]] const render::render_output& packets() const noexcept;
@@ -118,6 +128,7 @@ struct populated_report {
   double area = 0;
   std::int64_t ticks = 0; ///< sampled
   std::int64_t warmup = 0;
+  bool pipelined = false; ///< tick k rendered and read while the Engine ran tick k+1
   rules::stress_summary mspt;
   double elapsed_s = 0;
   double observed_tps = 0;

@@ -493,8 +493,13 @@ TEST_CASE("populated stress: the report reads every entry") {
   const std::string json = server::populated_report_json(r);
   CHECK(json.find("\"mode\":\"populated\"") != std::string::npos);
   CHECK(json.find("\"packets_per_tick\":{\"avg\":") != std::string::npos);
-  // Same seed, same bytes read.
+  // Same seed, same bytes read; rendering one tick behind on a second thread reads the same.
+  CHECK(r.pipelined);
   CHECK(server::run_populated(load_test_emotes(), o).checksum == r.checksum);
+  o.pipelined = false;
+  const server::populated_report serial = server::run_populated(load_test_emotes(), o);
+  CHECK_FALSE(serial.pipelined);
+  CHECK(serial.checksum == r.checksum);
 }
 
 TEST_CASE("populated stress: command-line options") {
