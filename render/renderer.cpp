@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -218,30 +219,17 @@ struct range_ref {
   std::uint32_t begin = 0, size = 0;
 };
 
-/// The live displays bucketed by (dimension, cell) for the tracking pass's range queries: an
-/// open-addressing table rebuilt every step (its storage is kept). An item carries what a range
-/// query reads (position, dimension, the tracker bits), so a query does not touch the displays
-/// themselves.
-class display_grid {
+/// The viewers bucketed by (dimension, cell) with cells at least as wide as the largest range
+/// any of them has, so every viewer within range of a point is in the 3 × 3 cells around it.
+/// An open-addressing table rebuilt every step (its storage is kept); each cell lists its
+/// viewers in join order.
+class viewer_grid {
 public:
-  static constexpr double cell = 32; ///< blocks
-
-  struct item {
-    double x = 0, z = 0;
-    std::int32_t dim = 0;
-    std::uint32_t row = 0; ///< in the tracker table
-  };
-
-  /// The used rows of the tracker table.
-  void build(const std::vector<tracker_table::row_info>& rows) {
-    used_rows_.clear();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (rows[r].owner != nullptr) {
-        used_rows_.push_back(static_cast<std::uint32_t>(r));
-      }
-    }
-    const std::size_t n = used_rows_.size();
-    const std::size_t cap = std::bit_ceil(std::max<std::size_t>(16, 2 * n));
+  /// `count` viewers; `at(i)` gives viewer i's (dim, x, z); `reach` the largest range.
+  template <class At>
+  void build(std::size_t count, double reach, At&& at) {
+    cell_ = std::max(16.0, std::isfinite(reach) ? reach : 16.0);
+    const std::size_t cap = std::bit_ceil(std::max<std::size_t>(16, 2 * count));
     if (keys_.size() < cap) {
       keys_.resize(cap);
       used_.resize(cap);
@@ -251,51 +239,44 @@ public:
     mask_ = cap - 1;
     std::fill_n(used_.begin(), cap, false);
     std::fill_n(count_.begin(), cap, 0U);
-    slot_of_.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const auto& d = rows[used_rows_[k]];
-      const std::size_t slot = insert(key{d.dim, coord(d.x), coord(d.z)});
+    slot_of_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto [dim, x, z] = at(i);
+      const std::size_t slot = insert(key{dim, coord(x), coord(z)});
       ++count_[slot];
-      slot_of_[k] = static_cast<std::uint32_t>(slot);
+      slot_of_[i] = static_cast<std::uint32_t>(slot);
     }
-    std::uint32_t at = 0;
+    std::uint32_t next = 0;
     for (std::size_t slot = 0; slot <= mask_; ++slot) {
-      begin_[slot] = at;
-      at += count_[slot];
+      begin_[slot] = next;
+      next += count_[slot];
     }
-    items_.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const auto& d = rows[used_rows_[k]];
-      items_[begin_[slot_of_[k]]++] = item{d.x, d.z, d.dim, used_rows_[k]};
+    items_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      items_[begin_[slot_of_[i]]++] = static_cast<std::uint32_t>(i);
     }
     for (std::size_t slot = 0; slot <= mask_; ++slot) {
       begin_[slot] -= count_[slot];
     }
   }
 
-  /// The number of cells a query of radius `r` around (x, z) visits.
-  [[nodiscard]] static double cells_for(double x, double z, double r) noexcept {
-    const double w = static_cast<double>(coord(x + r)) - static_cast<double>(coord(x - r)) + 1;
-    const double h = static_cast<double>(coord(z + r)) - static_cast<double>(coord(z - r)) + 1;
-    return w * h;
-  }
-
-  /// `f(item)` for every display in the cells that a square of half-side `r` around
-  /// (x, z) touches in dimension `dim` (a superset of those within r).
+  /// `f(viewer index)` for every viewer in the 3 × 3 cells around (x, z) in `dim` (a superset
+  /// of those whose range reaches the point), cell by cell.
   template <class F>
-  void query(std::int32_t dim, double x, double z, double r, F&& f) const {
-    const std::int32_t x0 = coord(x - r), x1 = coord(x + r);
-    const std::int32_t z0 = coord(z - r), z1 = coord(z + r);
-    for (std::int64_t cx = x0; cx <= x1; ++cx) {
-      for (std::int64_t cz = z0; cz <= z1; ++cz) {
+  void near(std::int32_t dim, double x, double z, F&& f) const {
+    const std::int64_t cx = coord(x), cz = coord(z);
+    for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
+      for (std::int64_t k = cz - 1; k <= cz + 1; ++k) {
+        if (i < INT32_MIN || i > INT32_MAX || k < INT32_MIN || k > INT32_MAX) {
+          continue;
+        }
         const std::size_t slot =
-            find(key{dim, static_cast<std::int32_t>(cx), static_cast<std::int32_t>(cz)});
+            find(key{dim, static_cast<std::int32_t>(i), static_cast<std::int32_t>(k)});
         if (slot == npos) {
           continue;
         }
-        const std::uint32_t b = begin_[slot];
-        for (std::uint32_t k = b; k < b + count_[slot]; ++k) {
-          f(items_[k]);
+        for (std::uint32_t n = begin_[slot]; n < begin_[slot] + count_[slot]; ++n) {
+          f(items_[n]);
         }
       }
     }
@@ -308,9 +289,9 @@ private:
   };
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-  /// The cell coordinate of a position (clamped; NaN goes to 0, and is in nobody's range).
-  static std::int32_t coord(double v) noexcept {
-    const double c = std::floor(v / cell);
+  /// The cell coordinate (clamped; NaN goes to 0, and is in nobody's range).
+  [[nodiscard]] std::int32_t coord(double v) const noexcept {
+    const double c = std::floor(v / cell_);
     if (!(c > -2147483647.0)) {
       return c < 0 ? -2147483647 : 0;
     }
@@ -346,11 +327,10 @@ private:
     }
   }
 
+  double cell_ = 16;
   std::vector<key> keys_;
   std::vector<bool> used_;
-  std::vector<std::uint32_t> begin_, count_;
-  std::vector<std::uint32_t> used_rows_, slot_of_;
-  std::vector<item> items_;
+  std::vector<std::uint32_t> begin_, count_, slot_of_, items_;
   std::size_t mask_ = 0;
 };
 
@@ -412,11 +392,12 @@ struct renderer::impl {
   std::vector<std::uint32_t> slot_act; ///< per viewer slot: its index in `act`, or no_act
   std::vector<std::uint32_t> act_scratch;
   // Tracking pass scratch, kept between steps.
-  display_grid grid;
+  viewer_grid near_viewers;            ///< this step's viewers, built after reconcile_viewers
+  std::vector<std::uint32_t> in_range; ///< act indexes
+  std::vector<std::tuple<std::uint32_t, std::int32_t, display*>> arriving; ///< (act, id, display)
   std::vector<std::pair<std::uint32_t, std::int32_t>> leaving; ///< (index in act, entity id)
   std::vector<std::int32_t> destroy_ids;
   std::vector<display*> spawn_list;
-  std::vector<std::pair<std::int32_t, display*>> spawn_found;
   std::string destroy_bytes;
   std::vector<range_ref> last_destroy;
   std::vector<std::pair<std::string, std::uint64_t>> now_seen;
@@ -1047,12 +1028,18 @@ struct renderer::impl {
       }
     }
     encode_for_viewers(ref);
-    audience.clear();
-    for (const active& a : act) {
-      if (within(a, ref.dim, ref.pos, a.r2)) {
-        audience.push_back(&a);
-        trackers.set(ref.row, a.v->slot);
+    // The viewers in range, in join order.
+    act_scratch.clear();
+    near_viewers.near(ref.dim, ref.pos.x, ref.pos.z, [&](std::uint32_t i) {
+      if (within(act[i], ref.dim, ref.pos, act[i].r2)) {
+        act_scratch.push_back(i);
       }
+    });
+    std::sort(act_scratch.begin(), act_scratch.end());
+    audience.clear();
+    for (const std::uint32_t i : act_scratch) {
+      audience.push_back(&act[i]);
+      trackers.set(ref.row, act[i].v->slot);
     }
     spawn_bundle_step(ref);
   }
@@ -1421,39 +1408,6 @@ struct renderer::impl {
   };
   std::vector<hidden_now> hidden_list; ///< the tracking pass's, storage kept between steps
 
-  /// The spawn list of viewer `a` (render.md §4 rule 2): the displays in range that it does not
-  /// track, ascending entity id. Candidates come from the grid's cells around it, or from every
-  /// display when that is fewer.
-  void spawns_for(const active& a) {
-    spawn_list.clear();
-    if (a.r2 < 0) {
-      return;
-    }
-    const std::uint32_t slot = a.v->slot;
-    const double r = std::sqrt(a.r2);
-    spawn_found.clear();
-    const auto& rows = trackers.rows();
-    if (display_grid::cells_for(a.p->pos.x, a.p->pos.z, r) >= static_cast<double>(live_count)) {
-      for (std::uint32_t k = 0; k < rows.size(); ++k) {
-        const tracker_table::row_info& e = rows[k];
-        if (e.owner != nullptr && within(a, e.dim, e.x, e.z, a.r2) && !trackers.has(k, slot)) {
-          spawn_found.emplace_back(e.entity_id, e.owner);
-        }
-      }
-    } else {
-      grid.query(a.dim, a.p->pos.x, a.p->pos.z, r, [&](const display_grid::item& it) {
-        if (within(a, it.dim, it.x, it.z, a.r2) && !trackers.has(it.row, slot)) {
-          spawn_found.emplace_back(rows[it.row].entity_id, rows[it.row].owner);
-        }
-      });
-    }
-    std::sort(spawn_found.begin(), spawn_found.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
-    for (const auto& [id, d] : spawn_found) {
-      spawn_list.push_back(d);
-    }
-  }
-
   void tracking_pass() {
     last_destroy.assign(vers.size(), range_ref{});
     // The hidden players with an entity id, in join order (the list's storage is kept).
@@ -1488,8 +1442,16 @@ struct renderer::impl {
     // What every viewer stops tracking: one walk over each display's trackers (a viewer's
     // decisions depend only on its own tracked set, so they can all be made first). Ascending
     // (join order, entity id).
+    // One walk over the displays' tracker rows decides every viewer's destroys and spawns (a
+    // viewer's decisions depend only on its own tracked set and the positions, so they can all
+    // be made first): the trackers out of range (or resynced) leave; the viewers in range that
+    // do not track the display (now) arrive. Each list ascends by (join order, entity id).
     leaving.clear();
+    arriving.clear();
     const auto& rows = trackers.rows();
+    bool cached = false;
+    std::int32_t cached_dim = 0;
+    double cached_x = 0, cached_z = 0;
     for (std::uint32_t r = 0; r < rows.size(); ++r) {
       const tracker_table::row_info& e = rows[r];
       if (e.owner == nullptr) {
@@ -1506,10 +1468,32 @@ struct renderer::impl {
           trackers.reset(r, s);
         }
       });
+      // The viewers in range of the row's position; the displays of one space share it, so the
+      // list is kept while the position repeats.
+      if (!cached || e.dim != cached_dim || e.x != cached_x || e.z != cached_z) {
+        in_range.clear();
+        near_viewers.near(e.dim, e.x, e.z, [&](std::uint32_t i) {
+          if (within(act[i], e.dim, e.x, e.z, act[i].r2)) {
+            in_range.push_back(i);
+          }
+        });
+        cached = true;
+        cached_dim = e.dim;
+        cached_x = e.x;
+        cached_z = e.z;
+      }
+      for (const std::uint32_t i : in_range) {
+        if (!trackers.has(r, act[i].v->slot)) {
+          arriving.emplace_back(i, e.entity_id, e.owner);
+        }
+      }
     }
     std::sort(leaving.begin(), leaving.end());
-    grid.build(rows);
-    std::size_t next_leaving = 0;
+    std::sort(arriving.begin(), arriving.end(), [](const auto& x, const auto& y) {
+      return std::get<0>(x) != std::get<0>(y) ? std::get<0>(x) < std::get<0>(y)
+                                              : std::get<1>(x) < std::get<1>(y);
+    });
+    std::size_t next_leaving = 0, next_arriving = 0;
     for (std::size_t ai = 0; ai < act.size(); ++ai) {
       const active& a = act[ai];
       viewer& v = *a.v;
@@ -1517,7 +1501,11 @@ struct renderer::impl {
       for (; next_leaving < leaving.size() && leaving[next_leaving].first == ai; ++next_leaving) {
         destroy_ids.push_back(leaving[next_leaving].second);
       }
-      spawns_for(a);
+      spawn_list.clear();
+      for (; next_arriving < arriving.size() && std::get<0>(arriving[next_arriving]) == ai;
+           ++next_arriving) {
+        spawn_list.push_back(std::get<2>(arriving[next_arriving]));
+      }
       if (!destroy_ids.empty()) {
         // Viewers that leave a crowd together destroy the same ids: the bytes are kept once.
         destroy_bytes.clear();
@@ -1598,6 +1586,14 @@ struct renderer::impl {
       return;
     }
     reconcile_viewers();
+    // The viewers by cell, for the ranges of the event and tracking passes.
+    double reach = 0;
+    for (const active& a : act) {
+      reach = std::max({reach, a.r2, a.rp2});
+    }
+    near_viewers.build(act.size(), std::sqrt(reach), [&](std::size_t i) {
+      return std::tuple{act[i].dim, act[i].p->pos.x, act[i].p->pos.z};
+    });
     scan_sessions(f);
     event_pass(f);
     tracking_pass();
