@@ -130,6 +130,9 @@ public:
       }
     }
   }
+  void prefetch(std::uint32_t row) const noexcept {
+    __builtin_prefetch(bits_.data() + row * stride_);
+  }
   /// Clear `slot` in every row.
   void forget(std::uint32_t slot) noexcept {
     if (slot / 64 >= stride_) {
@@ -568,7 +571,13 @@ struct renderer::impl {
   /// ascending protocol, its packet from `f(ver)` (nullopt: nothing to send to that version).
   template <class F>
   void shared_ranges(std::span<const active* const> aud, F&& f) {
-    // Group the audience by version (counting sort, join order kept within a version).
+    group_by_version(aud);
+    grouped_ranges(f);
+  }
+
+  /// Group an audience by version (counting sort, join order kept within a version) for the
+  /// grouped_ranges/grouped_step calls that follow (several steps of one audience share it).
+  void group_by_version(std::span<const active* const> aud) {
     std::fill(bucket_count.begin(), bucket_count.end(), 0U);
     for (const active* a : aud) {
       ++bucket_count[a->ver];
@@ -583,6 +592,11 @@ struct renderer::impl {
     for (const active* a : aud) {
       scratch_to[bucket_fill[a->ver]++] = a->index;
     }
+  }
+
+  /// shared_ranges for the audience of the last group_by_version().
+  template <class F>
+  void grouped_ranges(F&& f) {
     for (std::size_t ver = 0; ver < vers.size(); ++ver) {
       if (bucket_count[ver] == 0) {
         continue;
@@ -600,7 +614,14 @@ struct renderer::impl {
   /// no packet).
   template <class F>
   void shared_step(std::span<const active* const> aud, F&& f) {
-    shared_ranges(aud, [&](std::size_t ver) { return build([&](byte_writer& w) { f(ver, w); }); });
+    group_by_version(aud);
+    grouped_step(f);
+  }
+
+  /// shared_step for the audience of the last group_by_version().
+  template <class F>
+  void grouped_step(F&& f) {
+    grouped_ranges([&](std::size_t ver) { return build([&](byte_writer& w) { f(ver, w); }); });
   }
 
   range_ref delimiter_bytes(std::size_t ver) {
@@ -954,13 +975,13 @@ struct renderer::impl {
     // render.md §5.1: bundle_delimiter, spawn_entity, entity_metadata (when any entry differs
     // from its default), bundle_delimiter; each packet one step.
     auto delim = [&](std::size_t ver) { return std::optional<range_ref>(delimiter_bytes(ver)); };
-    shared_ranges(audience, delim);
-    shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+    group_by_version(audience);
+    grouped_ranges(delim);
+    grouped_step([&](std::size_t ver, byte_writer& w) {
       write_spawn_entity(w, *vers[ver], d.entity_id, d.uuid, d.ekind, d.pos, d.yaw);
     });
-    shared_step(audience,
-                [&](std::size_t ver, byte_writer& w) { write_spawn_metadata(d, ver, w); });
-    shared_ranges(audience, delim);
+    grouped_step([&](std::size_t ver, byte_writer& w) { write_spawn_metadata(d, ver, w); });
+    grouped_ranges(delim);
   }
 
   void on_spawn(const api::ev_display_spawn& sp, bool removed_same_frame) {
@@ -1131,23 +1152,27 @@ struct renderer::impl {
   void flush_changes() {
     std::sort(changed.begin(), changed.end(),
               [](const display* a, const display* b) { return a->handle < b->handle; });
-    for (display* d : changed) {
+    for (std::size_t k = 0; k < changed.size(); ++k) {
+      display* d = changed[k];
+      if (k + 2 < changed.size()) {
+        trackers.prefetch(changed[k + 2]->row);
+      }
       d->queued = false;
       audience_of(*d);
       if (!audience.empty()) {
+        group_by_version(audience);
         if (d->moved) {
-          shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+          grouped_step([&](std::size_t ver, byte_writer& w) {
             write_absolute_move(w, *vers[ver], d->entity_id, d->pos, d->yaw);
           });
         }
         if (d->turned) {
-          shared_step(audience, [&](std::size_t ver, byte_writer& w) {
+          grouped_step([&](std::size_t ver, byte_writer& w) {
             write_entity_look(w, *vers[ver], d->entity_id, d->yaw);
           });
         }
         if (d->dirty != 0) {
-          shared_step(audience,
-                      [&](std::size_t ver, byte_writer& w) { write_changes(*d, ver, w); });
+          grouped_step([&](std::size_t ver, byte_writer& w) { write_changes(*d, ver, w); });
         }
       }
       d->moved = false;
