@@ -135,7 +135,8 @@ struct populated_run::impl {
   std::vector<world::player_state> held_states;
   std::vector<const world::player_state*> held_players;
   std::vector<const world::player_state*> online;
-  render::render_output out;
+  render::render_output outs[2]; ///< the renderer writes one while the other may be read
+  int current = 0;               ///< the last one written
   std::uint64_t plays_ok = 0, plays_refused = 0, stops_other = 0;
 
   static sim::engine_config engine_config(const populated_options& o) {
@@ -288,12 +289,17 @@ struct populated_run::impl {
     }
   }
 
-  void render_held() { renderer.step(held_frame, held_players, out); }
+  void render_held() {
+    current ^= 1;
+    renderer.step(held_frame, held_players, outs[current]);
+    held_frame.events.clear(); // here rather than on the Engine's thread
+  }
 
   void render_step() {
     // As engine_host::step: the renderer sees the frame and the online players in join order.
     engine.players(online);
-    renderer.step(*frame, online, out);
+    current ^= 1;
+    renderer.step(*frame, online, outs[current]);
   }
 };
 
@@ -329,7 +335,7 @@ const api::frame& populated_run::frame() const noexcept {
   return *impl_->frame;
 }
 const render::render_output& populated_run::packets() const noexcept {
-  return impl_->out;
+  return impl_->outs[impl_->current];
 }
 std::span<const world::player_state* const> populated_run::viewers() const noexcept {
   return impl_->online;
@@ -429,14 +435,17 @@ private:
   std::vector<std::string_view> pieces_;
 };
 
+/// Per-tick figures over the ticks read in the samples.
 struct tally {
   double sum = 0;
   std::uint64_t max = 0;
+  std::uint64_t n = 0;
   void add(std::uint64_t v) {
     sum += static_cast<double>(v);
     max = std::max(max, v);
+    ++n;
   }
-  [[nodiscard]] populated_report::per_tick result(std::int64_t n) const {
+  [[nodiscard]] populated_report::per_tick result() const {
     return {n > 0 ? sum / static_cast<double>(n) : 0, max};
   }
 };
@@ -501,9 +510,11 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   const std::int64_t s0 = now_ns();
   populated_run run(std::move(catalog), options);
   entry_reader reader(options.simd);
-  // Pipelined, the last warm-up tick is rendered in the first sample, and every sample renders
-  // the tick before the one the Engine runs; the last tick is rendered after the test, so the
-  // recipient reads the same ticks in the same order either way.
+  // Pipelined, a sample renders tick k on the helper thread while this thread runs the Engine
+  // for tick k+1 and then reads tick k-1's entries (the renderer writes the other of its two
+  // outputs). The last warm-up tick is rendered in the first sample; after the test the
+  // remaining ticks are rendered and read, so the recipient reads the same ticks in the same
+  // order as with one thread.
   const bool pipelined = r.pipelined;
   for (std::int64_t k = 0; k < options.warmup; ++k) {
     if (pipelined && k + 1 == options.warmup) {
@@ -521,14 +532,20 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   tally entries, packets, packet_bytes, spawns, destroys, read_bytes;
   double render_ns = 0, sessions_sum = 0, displays_sum = 0;
   r.sessions.min = static_cast<double>(run.sessions());
+  const auto count = [&](const entry_reader::counts& n) {
+    entries.add(n.entries);
+    packets.add(n.packets);
+    packet_bytes.add(n.packet_bytes);
+    spawns.add(n.spawns);
+    destroys.add(n.destroys);
+    read_bytes.add(n.read_bytes);
+  };
 
-  // The render-and-read job of one tick, run here or on the helper thread.
+  // Rendering one tick, here or on the helper thread.
   struct render_job {
     populated_run* run = nullptr;
-    entry_reader* reader = nullptr;
     bool held = false;
-    std::int64_t begin = 0, rendered = 0, read = 0; ///< monotonic ns
-    entry_reader::counts counts;
+    std::int64_t begin = 0, end = 0; ///< monotonic ns
     void operator()() {
       begin = now_ns();
       if (held) {
@@ -536,15 +553,14 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
       } else {
         run->render_step();
       }
-      rendered = now_ns();
-      counts = reader->read(run->packets());
-      read = now_ns();
+      end = now_ns();
     }
-  } job{&run, &reader, pipelined, 0, 0, 0, {}};
+  } job{&run, pipelined, 0, 0};
   std::unique_ptr<helper_thread> helper;
   if (pipelined) {
     helper = std::make_unique<helper_thread>();
   }
+  const render::render_output* unread = nullptr; ///< rendered in the previous sample
 
   const auto period = std::chrono::milliseconds(50);
   auto deadline = clock_type::now();
@@ -557,31 +573,30 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
     const std::int64_t a = now_ns();
     meter.tick_begin(run.tick(), a);
     if (pipelined) {
-      helper->run(job); // renders and reads the held tick
+      helper->run(job); // renders the held tick into the other output
     }
     meter.emote_begin(a);
     run.inputs();
     run.engine_step();
     const std::int64_t b = now_ns();
     meter.emote_end(b);
+    if (!pipelined) {
+      job();
+      unread = &run.packets();
+    }
+    const std::int64_t c = now_ns();
+    meter.network_begin(c);
+    if (unread != nullptr) {
+      count(reader.read(*unread));
+    }
+    meter.network_end(now_ns());
     if (pipelined) {
       helper->wait();
+      unread = &run.packets();
       run.snapshot();
-    } else {
-      job();
     }
-    const std::int64_t e = now_ns();
-    meter.network_begin(job.rendered);
-    meter.network_end(job.read);
-    meter.tick_end(e);
-    render_ns += static_cast<double>(job.rendered - job.begin);
-    const entry_reader::counts& n = job.counts;
-    entries.add(n.entries);
-    packets.add(n.packets);
-    packet_bytes.add(n.packet_bytes);
-    spawns.add(n.spawns);
-    destroys.add(n.destroys);
-    read_bytes.add(n.read_bytes);
+    meter.tick_end(now_ns());
+    render_ns += static_cast<double>(job.end - job.begin);
     const auto sessions = static_cast<double>(run.sessions());
     sessions_sum += sessions;
     r.sessions.min = std::min(r.sessions.min, sessions);
@@ -591,7 +606,9 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   }
   const std::int64_t t1 = now_ns();
   if (pipelined) {
-    job(); // the last tick the Engine ran
+    reader.read(*unread); // the last ticks, outside the samples
+    job();
+    reader.read(run.packets());
   }
 
   r.mspt = rules::summarize(meter, 0.0);
@@ -605,12 +622,12 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
     r.sessions.avg = sessions_sum / n;
     r.displays.avg = displays_sum / n;
   }
-  r.entries = entries.result(r.ticks);
-  r.packets = packets.result(r.ticks);
-  r.packet_bytes = packet_bytes.result(r.ticks);
-  r.spawns = spawns.result(r.ticks);
-  r.destroys = destroys.result(r.ticks);
-  r.read_bytes = read_bytes.result(r.ticks);
+  r.entries = entries.result();
+  r.packets = packets.result();
+  r.packet_bytes = packet_bytes.result();
+  r.spawns = spawns.result();
+  r.destroys = destroys.result();
+  r.read_bytes = read_bytes.result();
   r.plays = run.plays();
   r.play_failures = run.play_failures();
   r.other_stops = run.other_stops();

@@ -7,7 +7,10 @@
 // Per tick (one sample, rules::stress_meter): every player takes one step of its random walk
 // (player.update with position and yaw), players whose Animation ended in the previous frame
 // play it again (emote.play, source api), the Engine steps (engine), the renderer turns the
-// frame into packet entries (render), and the recipient reads them (read).
+// frame into packet entries (render), and the recipient reads them (read). Pipelined (the
+// default), a sample renders tick k on a second thread while this one runs the Engine for tick
+// k+1 and reads tick k-1's entries: the same bytes in the same order, one sample per tick, and
+// the packets of a tick leave one tick later.
 //
 // What each player does is fixed by the seed (core::java_random):
 //   * the Animation: rules::stress_assignment over the catalog's Animations sorted by id;
