@@ -386,6 +386,10 @@ struct renderer::impl {
   std::vector<std::uint64_t> delimiter_stamp;
   std::vector<std::uint32_t> scratch_to; ///< an audience's indexes grouped by version
   std::vector<std::uint32_t> bucket_count, bucket_begin, bucket_fill; ///< per version
+  std::size_t only_version = static_cast<std::size_t>(-1);            ///< when every viewer has one
+  std::uint64_t group_serial = 0;            ///< of the last group_by_version
+  std::vector<std::uint64_t> grouped_serial; ///< per version
+  std::vector<range_ref> grouped_to;         ///< per version
   std::vector<const active*> audience;
   std::vector<metadata_entry> entries;
   api::session_id group = 0;
@@ -423,6 +427,8 @@ struct renderer::impl {
     bucket_count.resize(vers.size());
     bucket_begin.resize(vers.size());
     bucket_fill.resize(vers.size());
+    grouped_serial.resize(vers.size(), 0);
+    grouped_to.resize(vers.size());
     for (const version_table* v : vers) {
       warnings none;
       std::string item;
@@ -578,7 +584,18 @@ struct renderer::impl {
   /// Group an audience by version (counting sort, join order kept within a version) for the
   /// grouped_ranges/grouped_step calls that follow (several steps of one audience share it).
   void group_by_version(std::span<const active* const> aud) {
+    ++group_serial;
     std::fill(bucket_count.begin(), bucket_count.end(), 0U);
+    if (only_version < vers.size()) {
+      // Every viewer on one version: the audience as it is.
+      scratch_to.resize(aud.size());
+      for (std::size_t k = 0; k < aud.size(); ++k) {
+        scratch_to[k] = aud[k]->index;
+      }
+      bucket_begin[only_version] = 0;
+      bucket_count[only_version] = static_cast<std::uint32_t>(aud.size());
+      return;
+    }
     for (const active* a : aud) {
       ++bucket_count[a->ver];
     }
@@ -602,10 +619,19 @@ struct renderer::impl {
         continue;
       }
       if (const std::optional<range_ref> data = f(ver)) {
-        entry(ver,
-              std::span<const std::uint32_t>(scratch_to)
-                  .subspan(bucket_begin[ver], bucket_count[ver]),
-              *data);
+        // The group's recipients of this version are written once for all its steps.
+        range_ref to;
+        if (grouped_serial[ver] == group_serial) {
+          to = grouped_to[ver];
+        } else {
+          to = recipients(ver, std::span<const std::uint32_t>(scratch_to)
+                                   .subspan(bucket_begin[ver], bucket_count[ver]));
+          grouped_serial[ver] = group_serial;
+          grouped_to[ver] = to;
+        }
+        last_to[ver] = to;
+        out->entries.push_back(
+            packet_entry{vers[ver]->protocol, to.begin, to.size, data->begin, data->size});
       }
     }
   }
@@ -1611,6 +1637,12 @@ struct renderer::impl {
       return;
     }
     reconcile_viewers();
+    only_version = static_cast<std::size_t>(-1);
+    if (std::count(protocol_present.begin(), protocol_present.end(), true) == 1) {
+      only_version = static_cast<std::size_t>(
+          std::find(protocol_present.begin(), protocol_present.end(), true) -
+          protocol_present.begin());
+    }
     // The viewers by cell, for the ranges of the event and tracking passes.
     double reach = 0;
     for (const active& a : act) {
