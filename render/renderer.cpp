@@ -1110,6 +1110,12 @@ struct renderer::impl {
     if (it == by_session.end()) {
       return;
     }
+    // The displays are far apart in memory: ask for all of them before touching the first.
+    for (const display* d : it->second) {
+      __builtin_prefetch(d);
+      __builtin_prefetch(reinterpret_cast<const char*>(d) + 64);
+      __builtin_prefetch(reinterpret_cast<const char*>(d) + 128);
+    }
     for (display* d : it->second) {
       if (d->space == mv.space) {
         d->pos = mv.position;
