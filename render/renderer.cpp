@@ -153,32 +153,34 @@ private:
 };
 
 struct display {
+  // What every tick touches (moves, updates, their packets) first, together.
   api::handle_id handle = 0;
   api::session_id session = 0;
-  std::string node;
-  std::string emote; ///< for render.warning
+  core::dvec3 pos;
+  float yaw = 0;
+  std::int32_t entity_id = 0;
+  std::int32_t dim = 0;
+  std::uint32_t row = 0;   ///< in the tracker table
+  std::uint32_t dirty = 0; ///< bit i: metadata index i changed this step
   api::display_kind kind = api::display_kind::item;
   entity_kind ekind = entity_kind::item_display;
   api::space space = api::space::scene;
-  std::int32_t entity_id = 0;
+  bool moved = false, turned = false, queued = false;
+  bool visible = false;
+  display_values values{};
+  std::vector<per_version> versions;
+  api::transform_record transform;
+  // The rest.
+  std::string node;
+  std::string emote; ///< for render.warning
   std::array<std::uint8_t, 16> uuid{};
   std::string dimension;
-  std::int32_t dim = 0;
-  core::dvec3 pos;
-  float yaw = 0;
-  api::transform_record transform;
   std::string item, item_display, block, text_json;
-  bool visible = false;
   std::optional<api::skin_binding> skin;
   skin_capture captured;
   core::nbt_compound entity_nbt, nbt;
   std::vector<std::string> entity_nbt_msgs; ///< entity_nbt parse problems
   std::vector<std::string> nbt_warnings;    ///< every NBT problem of the current state
-  display_values values{};
-  std::uint32_t dirty = 0; ///< bit i: metadata index i changed this step
-  bool moved = false, turned = false, queued = false;
-  std::uint32_t row = 0; ///< in the tracker table
-  std::vector<per_version> versions;
 };
 
 struct cached_content {
