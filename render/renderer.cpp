@@ -382,7 +382,8 @@ struct renderer::impl {
   std::span<const world::player_state* const> players;
   std::vector<active> act;            ///< viewers in join order
   std::vector<bool> protocol_present; ///< per version: some viewer uses it
-  std::unordered_map<std::string_view, std::uint32_t> player_index;
+  /// (id, index in step()'s players), ascending: the first of equal ids is the earliest joined.
+  std::vector<std::pair<std::string_view, std::uint32_t>> player_index;
   std::vector<range_ref> last_to;   ///< per version: the last recipients range
   std::vector<range_ref> delimiter; ///< per version: this step's bundle_delimiter bytes
   std::vector<std::uint64_t> delimiter_stamp;
@@ -485,8 +486,10 @@ struct renderer::impl {
   }
 
   const world::player_state* player(std::string_view id) const noexcept {
-    auto it = player_index.find(id);
-    return it == player_index.end() ? nullptr : players[it->second];
+    const auto it = std::lower_bound(player_index.begin(), player_index.end(), id,
+                                     [](const std::pair<std::string_view, std::uint32_t>& e,
+                                        std::string_view k) { return e.first < k; });
+    return it == player_index.end() || it->first != id ? nullptr : players[it->second];
   }
 
   [[nodiscard]] double range_for(const world::player_state& p, double limit) const noexcept {
@@ -903,7 +906,7 @@ struct renderer::impl {
       if (!p) {
         continue;
       }
-      player_index.emplace(p->id, i);
+      player_index.emplace_back(p->id, i);
       if (!p->protocol) {
         continue;
       }
@@ -956,6 +959,7 @@ struct renderer::impl {
       protocol_present[a.ver] = true;
       act.push_back(a);
     }
+    std::sort(player_index.begin(), player_index.end());
     for (auto it = viewers.begin(); it != viewers.end();) {
       if (!it->second.seen) {
         drop(it->second); // rule 3: dropped with nothing sent
@@ -975,7 +979,7 @@ struct renderer::impl {
     resync_ids.clear();
     // Hidden players that left are no longer anyone's concern.
     for (auto it = hidden.begin(); it != hidden.end();) {
-      it = player_index.count(it->first) != 0 ? std::next(it) : hidden.erase(it);
+      it = player(it->first) != nullptr ? std::next(it) : hidden.erase(it);
     }
   }
 
