@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -69,6 +70,9 @@ public:
   std::uint32_t add(display* owner) {
     std::uint32_t row = 0;
     if (!free_.empty()) {
+      // The lowest free row, as the engine gives the lowest free handle: rows then mostly
+      // follow handles, which keeps the tracking pass's lists in order.
+      std::pop_heap(free_.begin(), free_.end(), std::greater<>());
       row = free_.back();
       free_.pop_back();
     } else {
@@ -84,6 +88,7 @@ public:
     std::fill_n(bits_.begin() + static_cast<std::ptrdiff_t>(row * stride_), stride_, 0);
     info_[row] = row_info{};
     free_.push_back(row);
+    std::push_heap(free_.begin(), free_.end(), std::greater<>());
   }
   void place(std::uint32_t row, std::int32_t dim, double x, double z, std::int32_t entity_id) {
     row_info& i = info_[row];
@@ -404,8 +409,40 @@ struct renderer::impl {
   // Tracking pass scratch, kept between steps.
   viewer_grid near_viewers;            ///< this step's viewers, built after reconcile_viewers
   std::vector<std::uint32_t> in_range; ///< act indexes
-  std::vector<std::tuple<std::uint32_t, std::int32_t, display*>> arriving; ///< (act, id, display)
-  std::vector<std::pair<std::uint32_t, std::int32_t>> leaving; ///< (index in act, entity id)
+  std::vector<std::tuple<std::uint32_t, std::int32_t, display*>> arriving, arriving_scratch;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> leaving, leaving_scratch; ///< (act, id)
+  std::vector<std::uint32_t> viewer_begin; ///< order_by_viewer's buckets
+
+  /// Order (act index, entity id, ...) items by act index, then entity id: a stable counting
+  /// sort by viewer, then each viewer's run sorted by id unless the walk already gave it in order
+  /// (rows are mostly in handle order), so a tick where every viewer meets every display does
+  /// not sort them all.
+  template <class T>
+  void order_by_viewer(std::vector<T>& items, std::vector<T>& scratch) {
+    viewer_begin.assign(act.size() + 1, 0);
+    for (const T& x : items) {
+      ++viewer_begin[std::get<0>(x) + 1];
+    }
+    for (std::size_t i = 1; i < viewer_begin.size(); ++i) {
+      viewer_begin[i] += viewer_begin[i - 1];
+    }
+    scratch.resize(items.size());
+    for (const T& x : items) {
+      scratch[viewer_begin[std::get<0>(x)]++] = x;
+    }
+    // viewer_begin[i] is now the end of viewer i's run.
+    std::size_t begin = 0;
+    const auto by_id = [](const T& x, const T& y) { return std::get<1>(x) < std::get<1>(y); };
+    for (std::size_t i = 0; i < act.size(); ++i) {
+      const auto first = scratch.begin() + static_cast<std::ptrdiff_t>(begin);
+      const auto last = scratch.begin() + static_cast<std::ptrdiff_t>(viewer_begin[i]);
+      if (!std::is_sorted(first, last, by_id)) {
+        std::sort(first, last, by_id);
+      }
+      begin = viewer_begin[i];
+    }
+    items.swap(scratch);
+  }
   std::vector<std::int32_t> destroy_ids;
   std::vector<display*> spawn_list;
   std::string destroy_bytes;
@@ -1551,11 +1588,8 @@ struct renderer::impl {
         }
       }
     }
-    std::sort(leaving.begin(), leaving.end());
-    std::sort(arriving.begin(), arriving.end(), [](const auto& x, const auto& y) {
-      return std::get<0>(x) != std::get<0>(y) ? std::get<0>(x) < std::get<0>(y)
-                                              : std::get<1>(x) < std::get<1>(y);
-    });
+    order_by_viewer(leaving, leaving_scratch);
+    order_by_viewer(arriving, arriving_scratch);
     std::size_t next_leaving = 0, next_arriving = 0;
     for (std::size_t ai = 0; ai < act.size(); ++ai) {
       const active& a = act[ai];
