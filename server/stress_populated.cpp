@@ -31,7 +31,8 @@ namespace {
 constexpr cli_option populated_options_list[] = {
     value_option("players", "N",
                  "populated server: N viewers (protocol 775, view distance 10) walking and\n"
-                 "playing Animations, packets rendered every tick (1..100000;\n"
+                 "playing Animations, packets rendered every tick on a second thread, one\n"
+                 "tick behind the Engine (--serial: on this one) (1..100000;\n"
                  "docs/guide/performance.md \"Populated server\")"),
     value_option("area", "S",
                  "populated server: the players' square is S x S blocks (default 2000)"),
