@@ -58,15 +58,6 @@ const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
   return index == mi::flags ? &flags_slot() : find_slot(v, kind, index);
 }
 
-metadata_entry value_entry(const metadata_slot& s, const entry_value& value) noexcept {
-  metadata_entry e;
-  e.index = s.index;
-  e.kind = s.kind;
-  e.i = value.i;
-  e.f = value.f;
-  return e;
-}
-
 bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept {
   entry_value val;
   val.i = e.i;

@@ -73,8 +73,17 @@ const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
                                 std::uint8_t index) noexcept;
 /// The default of a slot as a value.
 entry_value default_value(const metadata_slot& s) noexcept;
-/// The entry of a value index (not a content entry: 23, or 24 of item displays) of slot `s`.
-metadata_entry value_entry(const metadata_slot& s, const entry_value& value) noexcept;
+/// The entry of a value index (not a content entry: 23, or 24 of item displays) of slot `s`,
+/// written field by field into `e` (a tick writes thousands; building a temporary and copying it
+/// stalls on the partial stores).
+inline void set_value_entry(metadata_entry& e, const metadata_slot& s,
+                            const entry_value& value) noexcept {
+  e.index = s.index;
+  e.kind = s.kind;
+  e.i = value.i;
+  e.f = value.f;
+  e.raw = {};
+}
 /// Whether a byte, int, float, vector3 or quaternion entry differs from its slot's default,
 /// bitwise (render.md §5.1: a spawn's metadata carries only such entries).
 bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept;

@@ -878,7 +878,7 @@ struct renderer::impl {
     if (idx == mi::item_display && d.kind == api::display_kind::item) {
       v.i = mode_for(d, ver);
     }
-    e = value_entry(*s, v);
+    set_value_entry(e, *s, v);
     return true;
   }
 

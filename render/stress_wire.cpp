@@ -4,6 +4,7 @@
 #include "render/packets.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace emote::render {
@@ -109,7 +110,7 @@ bool stress_wire::entry(const hot& h, const cold& c, std::uint8_t idx, metadata_
   if (idx == mi::item_display && h.kind == api::display_kind::item) {
     v.i = c.mode;
   }
-  e = value_entry(*s, v);
+  set_value_entry(e, *s, v);
   return true;
 }
 
@@ -239,11 +240,12 @@ void stress_wire::update(const api::ev_display_update& up, packet_framer& framer
     return;
   }
   const cold& c = cold_[static_cast<std::size_t>(i)];
+  // Entries are filled in place (emplace, then dropped when the kind lacks the index).
   out.entries.clear();
-  for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
-    metadata_entry e;
-    if ((dirty >> idx & 1U) != 0 && entry(h, c, idx, e)) {
-      out.entries.push_back(e);
+  for (std::uint32_t bits = dirty; bits != 0; bits &= bits - 1) {
+    const auto idx = static_cast<std::uint8_t>(std::countr_zero(bits));
+    if (!entry(h, c, idx, out.entries.emplace_back())) {
+      out.entries.pop_back();
     }
   }
   if (!out.entries.empty()) {
