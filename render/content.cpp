@@ -708,4 +708,20 @@ std::int32_t block_state_id(const version_table& v, std::string_view snbt, warni
   return *id;
 }
 
+std::int32_t write_display_content(byte_writer& w, const version_table& v, api::display_kind kind,
+                                   std::string_view source, const skin_profile* skin,
+                                   warnings& warn) {
+  switch (kind) {
+  case api::display_kind::item:
+    write_item_stack(w, v, source, skin, warn);
+    return 0;
+  case api::display_kind::block:
+    return block_state_id(v, source, warn);
+  case api::display_kind::text:
+    write_text_component(w, v, source, warn);
+    return 0;
+  }
+  return 0;
+}
+
 } // namespace emote::render

@@ -43,6 +43,13 @@ std::int32_t block_state_id(const version_table& v, std::string_view snbt, warni
 void write_text_component(byte_writer& w, const version_table& v, std::string_view json,
                           warnings& warn);
 
+/// A display's content by kind (render.md §5.4): an item's stack (with `skin`'s profile when a
+/// skin-bound head) or a text's component written to `w`, or a block's state id returned (0 for
+/// the others).
+std::int32_t write_display_content(byte_writer& w, const version_table& v, api::display_kind kind,
+                                   std::string_view source, const skin_profile* skin,
+                                   warnings& warn);
+
 /// Anonymous network NBT (1.20.2+): the type byte, then the payload, no root name.
 void write_network_nbt(byte_writer& w, const core::nbt_tag& t);
 

@@ -1,5 +1,7 @@
 #include "render/metadata.hpp"
 
+#include "render/content.hpp"
+
 #include "engine/math/scalar.hpp"
 
 #include <bit>
@@ -56,6 +58,43 @@ const metadata_slot& flags_slot() noexcept {
 const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
                                 std::uint8_t index) noexcept {
   return index == mi::flags ? &flags_slot() : find_slot(v, kind, index);
+}
+
+empty_content empty_contents(const version_table& v) {
+  empty_content out;
+  warnings none;
+  byte_writer wi(out.item);
+  write_item_stack(wi, v, "", nullptr, none);
+  byte_writer wt(out.text);
+  write_text_component(wt, v, "", none);
+  return out;
+}
+
+void set_content_entry(metadata_entry& e, const metadata_slot& s, api::display_kind kind,
+                       bool visible, std::string_view raw, std::int32_t state,
+                       const empty_content& empty) noexcept {
+  e = metadata_entry{};
+  e.index = s.index;
+  e.kind = s.kind;
+  if (kind == api::display_kind::block) {
+    e.i = visible ? state : s.int_default;
+  } else if (visible) {
+    e.raw = raw;
+  } else {
+    e.raw = kind == api::display_kind::item ? empty.item : empty.text;
+  }
+}
+
+bool entry_differs_from_default(const metadata_slot& s, const metadata_entry& e,
+                                const empty_content& empty) noexcept {
+  switch (e.kind) {
+  case serializer::item_stack:
+    return e.raw != empty.item;
+  case serializer::component:
+    return e.raw != empty.text;
+  default:
+    return differs_from_default(s, e);
+  }
 }
 
 bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace emote::render {
@@ -84,6 +85,23 @@ inline void set_value_entry(metadata_entry& e, const metadata_slot& s,
   e.f = value.f;
   e.raw = {};
 }
+/// A version's empty content: the empty item stack and the empty text, which a hidden display
+/// shows and which are index 23's defaults (render.md §5.3).
+struct empty_content {
+  std::string item, text;
+};
+empty_content empty_contents(const version_table& v);
+
+/// The content entry (23) of slot `s`: the encoded content (`raw`, or `state` for a block) when
+/// visible, else the empty one (a block's: the slot's default).
+void set_content_entry(metadata_entry& e, const metadata_slot& s, api::display_kind kind,
+                       bool visible, std::string_view raw, std::int32_t state,
+                       const empty_content& empty) noexcept;
+/// Whether any entry differs from its default (render.md §5.1): item stacks and components
+/// against the empty encodings, the rest by differs_from_default().
+bool entry_differs_from_default(const metadata_slot& s, const metadata_entry& e,
+                                const empty_content& empty) noexcept;
+
 /// Whether a byte, int, float, vector3 or quaternion entry differs from its slot's default,
 /// bitwise (render.md §5.1: a spawn's metadata carries only such entries).
 bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept;

@@ -377,7 +377,7 @@ struct renderer::impl {
   std::unordered_map<std::string, hidden_state> hidden;
   std::unordered_set<std::string> warned;
   std::vector<std::unordered_map<std::string, cached_content>> content_cache;
-  std::vector<std::string> empty_item, empty_text; ///< per version
+  std::vector<empty_content> empty; ///< per version
   std::unordered_set<std::string> resync_ids;
   bool resync_everyone = false;
 
@@ -470,15 +470,7 @@ struct renderer::impl {
     grouped_serial.resize(vers.size(), 0);
     grouped_to.resize(vers.size());
     for (const version_table* v : vers) {
-      warnings none;
-      std::string item;
-      byte_writer wi(item);
-      write_item_stack(wi, *v, "", nullptr, none);
-      empty_item.push_back(std::move(item));
-      std::string text;
-      byte_writer wt(text);
-      write_text_component(wt, *v, "", none);
-      empty_text.push_back(std::move(text));
+      empty.push_back(empty_contents(*v));
     }
   }
 
@@ -775,23 +767,9 @@ struct renderer::impl {
       }
       cached_content cc;
       byte_writer w(cc.raw);
-      switch (d.kind) {
-      case api::display_kind::item:
-        if (d.skin) {
-          const skin_profile prof{d.captured.textures ? &*d.captured.textures : nullptr,
-                                  d.captured.uuid ? &*d.captured.uuid : nullptr, d.captured.name};
-          write_item_stack(w, v, d.item, &prof, cc.warnings);
-        } else {
-          write_item_stack(w, v, d.item, nullptr, cc.warnings);
-        }
-        break;
-      case api::display_kind::block:
-        cc.state = block_state_id(v, d.block, cc.warnings);
-        break;
-      case api::display_kind::text:
-        write_text_component(w, v, d.text_json, cc.warnings);
-        break;
-      }
+      const skin_profile prof{d.captured.textures ? &*d.captured.textures : nullptr,
+                              d.captured.uuid ? &*d.captured.uuid : nullptr, d.captured.name};
+      cc.state = write_display_content(w, v, d.kind, source, d.skin ? &prof : nullptr, cc.warnings);
       it = cache.emplace(std::move(key), std::move(cc)).first;
     }
     c.ready = true;
@@ -862,16 +840,10 @@ struct renderer::impl {
       return false;
     }
     if (idx == mi::content) {
-      e = metadata_entry{};
-      e.index = idx;
-      e.kind = s->kind;
-      if (d.kind == api::display_kind::block) {
-        e.i = d.visible ? content_for(d, ver).state : s->int_default;
-      } else if (d.visible) {
-        e.raw = content_for(d, ver).raw;
-      } else {
-        e.raw = d.kind == api::display_kind::item ? empty_item[ver] : empty_text[ver];
-      }
+      // The content is encoded (once per version) only when it is shown.
+      const content_value* c = d.visible ? &content_for(d, ver) : nullptr;
+      set_content_entry(e, *s, d.kind, d.visible, c ? std::string_view(c->raw) : std::string_view(),
+                        c ? c->state : 0, empty[ver]);
       return true;
     }
     entry_value v = d.values[idx];
@@ -884,14 +856,7 @@ struct renderer::impl {
 
   /// Whether entry `e` of version `ver` differs from its default (render.md §5.1).
   bool non_default(const display& d, std::size_t ver, const metadata_entry& e) const {
-    switch (e.kind) {
-    case serializer::item_stack:
-      return e.raw != empty_item[ver];
-    case serializer::component:
-      return e.raw != empty_text[ver];
-    default:
-      return differs_from_default(*entry_slot(*vers[ver], d.ekind, e.index), e);
-    }
+    return entry_differs_from_default(*entry_slot(*vers[ver], d.ekind, e.index), e, empty[ver]);
   }
 
   void write_spawn_metadata(display& d, std::size_t ver, byte_writer& w) {

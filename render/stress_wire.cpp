@@ -10,17 +10,12 @@
 namespace emote::render {
 
 stress_wire::stress_wire(const version_table& v, render_config config)
-    : v_(&v), defaults_(versions().back()), cfg_(config) {
+    : v_(&v), defaults_(versions().back()), cfg_(config), empty_(empty_contents(v)) {
   for (std::size_t k = 0; k < entity_kind_count; ++k) {
     for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
       slots_[k][idx] = entry_slot(v, static_cast<entity_kind>(k), idx);
     }
   }
-  warnings none;
-  byte_writer wi(empty_item_);
-  write_item_stack(wi, v, "", nullptr, none);
-  byte_writer wt(empty_text_);
-  write_text_component(wt, v, "", none);
 }
 
 std::ptrdiff_t stress_wire::find(api::handle_id h) const noexcept {
@@ -67,20 +62,9 @@ void stress_wire::encode_content(const hot& h, cold& c, std::string_view source,
   }
   warnings ignored;
   c.content.clear();
-  c.state = 0;
   byte_writer w(c.content);
   const skin_profile nobody{}; // no players: a skin-bound head shows no profile
-  switch (h.kind) {
-  case api::display_kind::item:
-    write_item_stack(w, *v_, source, c.skin ? &nobody : nullptr, ignored);
-    break;
-  case api::display_kind::block:
-    c.state = block_state_id(*v_, source, ignored);
-    break;
-  case api::display_kind::text:
-    write_text_component(w, *v_, source, ignored);
-    break;
-  }
+  c.state = write_display_content(w, *v_, h.kind, source, c.skin ? &nobody : nullptr, ignored);
   if (cached) {
     content_cache_.emplace(std::move(key), std::make_pair(c.content, c.state));
   }
@@ -92,16 +76,7 @@ bool stress_wire::entry(const hot& h, const cold& c, std::uint8_t idx, metadata_
     return false;
   }
   if (idx == mi::content) {
-    e = metadata_entry{};
-    e.index = idx;
-    e.kind = s->kind;
-    if (h.kind == api::display_kind::block) {
-      e.i = h.visible ? c.state : s->int_default;
-    } else if (h.visible) {
-      e.raw = c.content;
-    } else {
-      e.raw = h.kind == api::display_kind::item ? empty_item_ : empty_text_;
-    }
+    set_content_entry(e, *s, h.kind, h.visible, c.content, c.state, empty_);
     return true;
   }
   entry_value v = idx >= mi::interpolation_duration && idx <= mi::right_rotation
@@ -180,10 +155,7 @@ void stress_wire::spawn(const api::ev_display_spawn& sp, packet_framer& framer, 
       continue;
     }
     const bool differs =
-        e.kind == serializer::item_stack ? e.raw != empty_item_
-        : e.kind == serializer::component
-            ? e.raw != empty_text_
-            : differs_from_default(*slots_[static_cast<std::size_t>(h.ekind)][idx], e);
+        entry_differs_from_default(*slots_[static_cast<std::size_t>(h.ekind)][idx], e, empty_);
     if (differs) {
       out.entries.push_back(e);
     }

@@ -92,7 +92,7 @@ private:
   render_config cfg_;
   /// entry_slot() of every kind and index, looked up once.
   std::array<std::array<const metadata_slot*, mi::count>, entity_kind_count> slots_{};
-  std::string empty_item_, empty_text_;
+  empty_content empty_;
   std::vector<hot> hot_;   ///< by handle - 1
   std::vector<cold> cold_; ///< by handle - 1
   /// Encoded content by kind and source, shared by the displays that spawn with it.

@@ -28,8 +28,10 @@ const cli_command& serve_cli() {
     c.summary = "the socket server";
     c.max_operands = 0;
     c.description =
-        "Starts the NDJSON socket server (docs/guide/proxy-and-bots.md). Configuration precedence:\n"
-        "built-in defaults < the file (--config FILE, EMOTE_SIM_CONFIG, else config/emote-sim.json when\n"
+        "Starts the NDJSON socket server (docs/guide/proxy-and-bots.md). Configuration "
+        "precedence:\n"
+        "built-in defaults < the file (--config FILE, EMOTE_SIM_CONFIG, else config/emote-sim.json "
+        "when\n"
         "it exists) < EMOTE_SIM_<KEY> environment variables < these options. Every key of the\n"
         "configuration is an option; `--opt=value` and `--opt value` are the same.\n";
     c.options.push_back(config_file_option());

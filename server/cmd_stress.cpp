@@ -4,6 +4,7 @@
 #include "server/commands.hpp"
 #include "server/content_loader.hpp"
 #include "server/stress.hpp"
+#include "server/stress_common.hpp"
 #include "server/stress_populated.hpp"
 #include "server/stress_sockets.hpp"
 
@@ -15,7 +16,6 @@
 #include "render/tables.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -32,8 +32,7 @@ constexpr std::size_t max_socket_readers = 10000;
 
 bool parse_count(const std::string& text, std::size_t max, std::size_t& out) {
   std::size_t v = 0;
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || p != text.data() + text.size() || v > max) {
+  if (!stress_common::parse_number(text, v) || v > max) {
     return false;
   }
   out = v;
@@ -133,8 +132,7 @@ int cmd_stress(std::span<const std::string_view> argv) {
   }
   if (auto v = args.value("wire-protocol")) {
     std::int32_t p = 0;
-    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), p);
-    if (ec != std::errc{} || end != v->data() + v->size() || !render::find_version(p)) {
+    if (!stress_common::parse_number(*v, p) || !render::find_version(p)) {
       std::fprintf(stderr, "emote-sim stress: --wire-protocol '%s': supported protocols are %s\n",
                    v->c_str(), std::string(render::supported_protocols_text()).c_str());
       return 2;
@@ -143,8 +141,7 @@ int cmd_stress(std::span<const std::string_view> argv) {
   }
   if (auto v = args.value("compression-threshold")) {
     std::int32_t t = 0;
-    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), t);
-    if (ec != std::errc{} || end != v->data() + v->size() || t < -1 ||
+    if (!stress_common::parse_number(*v, t) || t < -1 ||
         static_cast<std::size_t>(std::max(t, 0)) > render::max_frame_length) {
       std::fprintf(stderr, "emote-sim stress: --compression-threshold must be an integer -1..%zu\n",
                    render::max_frame_length);

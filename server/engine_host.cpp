@@ -37,9 +37,8 @@ engine_host::create(std::shared_ptr<content_loader> loader,
   if (!content) {
     return core::failure{std::move(content.error())};
   }
-  return std::unique_ptr<engine_host>(new engine_host(std::move(loader), std::move(roots),
-                                                      std::move(config), render,
-                                                      std::move(*content)));
+  return std::unique_ptr<engine_host>(new engine_host(
+      std::move(loader), std::move(roots), std::move(config), render, std::move(*content)));
 }
 
 api::tick_number engine_host::tick() const {

@@ -1,8 +1,8 @@
 #include "server/replay.hpp"
 
+#include "engine/core/sha256.hpp"
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
-#include "engine/core/sha256.hpp"
 #include "server/dispatch.hpp"
 #include "server/recorder.hpp"
 

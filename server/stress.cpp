@@ -1,5 +1,6 @@
 #include "server/stress.hpp"
 
+#include "server/stress_common.hpp"
 #include "server/stress_readers.hpp"
 
 #include "engine/json/writer.hpp"
@@ -25,15 +26,9 @@ namespace emote::server {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch())
-      .count();
-}
-
-double ms_between(std::int64_t a, std::int64_t b) {
-  return static_cast<double>(b - a) / 1e6;
-}
+using stress_common::ms_between;
+using stress_common::now_ns;
+using stress_common::round3;
 
 /// A second thread that runs one job at a time for the caller, which meanwhile does its own
 /// share of the same work and then waits.
@@ -470,10 +465,6 @@ private:
   std::uint64_t packets_ = 0, dropped_packets_ = 0;
 };
 
-double round3(double v) {
-  return std::round(v * 1000.0) / 1000.0;
-}
-
 } // namespace
 
 stress_report run_stress(std::shared_ptr<const content::catalog> catalog,
@@ -549,9 +540,7 @@ std::string stress_report_json(const stress_report& r) {
   j.u64(r.bytes);
   num(",\"fanout_mib_per_s\":", r.mib_per_s);
   j.raw("},\"checksum\":\"");
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r.checksum));
-  j.raw(hex);
+  j.raw(stress_common::checksum_hex(r.checksum).data());
   j.raw("\",\"recipients_agree\":");
   j.boolean(r.recipients_agree);
   num(",\"peak_rss_mib\":", r.peak_rss_mib);

@@ -1,6 +1,7 @@
 #include "server/stress_populated.hpp"
 
 #include "server/cli_args.hpp"
+#include "server/stress_common.hpp"
 #include "server/stress_readers.hpp"
 
 #include "engine/content/model.hpp"
@@ -12,7 +13,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -39,17 +39,6 @@ constexpr cli_option populated_options_list[] = {
     value_option("seed", "N", "populated server: the seed of positions, walks and Animations (0)"),
 };
 
-template <class T>
-bool parse_number(const std::string& text, T& out) {
-  T v{};
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || p != text.data() + text.size()) {
-    return false;
-  }
-  out = v;
-  return true;
-}
-
 } // namespace
 
 std::span<const cli_option> populated_cli_options() {
@@ -69,14 +58,14 @@ std::string parse_populated_options(const cli_args& args, populated_options& o) 
     }
   }
   if (auto v = args.value("players");
-      v && (!parse_number(*v, o.players) || o.players < 1 || o.players > 100000)) {
+      v && (!stress_common::parse_number(*v, o.players) || o.players < 1 || o.players > 100000)) {
     return "--players must be an integer 1..100000";
   }
-  if (auto v = args.value("area");
-      v && (!parse_number(*v, o.area) || !std::isfinite(o.area) || o.area < 1 || o.area > 1e6)) {
+  if (auto v = args.value("area"); v && (!stress_common::parse_number(*v, o.area) ||
+                                         !std::isfinite(o.area) || o.area < 1 || o.area > 1e6)) {
     return "--area must be a number of blocks 1..1000000";
   }
-  if (auto v = args.value("seed"); v && !parse_number(*v, o.seed)) {
+  if (auto v = args.value("seed"); v && !stress_common::parse_number(*v, o.seed)) {
     return "--seed must be a 64-bit integer";
   }
   o.pipelined = !args.has("serial"); // --serial: render on the Engine's thread
@@ -102,11 +91,9 @@ std::shared_ptr<const content::catalog> following_animations(const content::cata
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch())
-      .count();
-}
+using stress_common::ms_between;
+using stress_common::now_ns;
+using stress_common::round3;
 
 constexpr double degrees = std::numbers::pi / 180.0;
 
@@ -490,14 +477,6 @@ private:
   std::thread thread_; ///< last: starts after the rest is built
 };
 
-double ms_between(std::int64_t a, std::int64_t b) {
-  return static_cast<double>(b - a) / 1e6;
-}
-
-double round3(double v) {
-  return std::round(v * 1000.0) / 1000.0;
-}
-
 } // namespace
 
 populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
@@ -689,9 +668,7 @@ std::string populated_report_json(const populated_report& r) {
   num(",\"observed_tps\":", r.observed_tps);
   num(",\"setup_ms\":", r.setup_ms);
   j.raw(",\"checksum\":\"");
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r.checksum));
-  j.raw(hex);
+  j.raw(stress_common::checksum_hex(r.checksum).data());
   j.raw("\"}\n");
   return s;
 }
