@@ -503,6 +503,21 @@ body_result op_bye(checker& c, const Value& m) {
   return request_body{std::move(b)};
 }
 
+// `players`: an array of player keys (render.resync, subscribe).
+bool player_list(checker& c, const Value& v, std::vector<std::string>& out) {
+  if (!v.IsArray()) {
+    return c.fail("$.players", "must be an array of player names");
+  }
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    std::string p;
+    if (!c.string(v[i], index_path("$.players", i), p, true)) {
+      return false;
+    }
+    out.push_back(std::move(p));
+  }
+  return true;
+}
+
 body_result op_subscribe(checker& c, const Value& m) {
   subscription s;
   if (const Value* v = checker::find(m, "events")) {
@@ -542,6 +557,19 @@ body_result op_subscribe(checker& c, const Value& m) {
                               s.filter.dimensions.end());
     if (s.filter.dimensions.empty()) {
       c.fail("$.dimensions", "must not be empty (omit it for every dimension)");
+      return std::nullopt;
+    }
+  }
+  if (const Value* v = checker::find(m, "players")) {
+    // protocol.md §4: only events about these players and their sessions.
+    if (!player_list(c, *v, s.filter.players)) {
+      return std::nullopt;
+    }
+    std::sort(s.filter.players.begin(), s.filter.players.end());
+    s.filter.players.erase(std::unique(s.filter.players.begin(), s.filter.players.end()),
+                           s.filter.players.end());
+    if (s.filter.players.empty()) {
+      c.fail("$.players", "must not be empty (omit it for every player)");
       return std::nullopt;
     }
   }
@@ -619,16 +647,8 @@ body_result op_emote_info(checker& c, const Value& m) {
 body_result op_render_resync(checker& c, const Value& m) {
   render_resync_request r;
   if (const Value* v = checker::find(m, "players")) {
-    if (!v->IsArray()) {
-      c.fail("$.players", "must be an array of player names");
+    if (!player_list(c, *v, r.players)) {
       return std::nullopt;
-    }
-    for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
-      std::string p;
-      if (!c.string((*v)[i], index_path("$.players", i), p, true)) {
-        return std::nullopt;
-      }
-      r.players.push_back(std::move(p));
     }
     r.all = false;
   }

@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <type_traits>
 
 namespace emote::protocol {
 
@@ -498,6 +499,7 @@ void frame_encoder::begin(const api::frame& f, frame_packets packets) {
   packets_ready_ = false;
   for (api::session_id s : ended_sessions_) {
     session_dimension_.erase(s);
+    session_players_.erase(s);
   }
   for (api::handle_id h : removed_handles_) {
     if (h > 0 && static_cast<std::size_t>(h) < handle_session_.size()) {
@@ -512,11 +514,21 @@ void frame_encoder::begin(const api::frame& f, frame_packets packets) {
 
   // Bookkeeping only; what each event's dimension is gets worked out when a filter needs it.
   // Forgetting waits for the next frame, so the lookups see this frame's state either way.
+  auto take_part = [this](api::session_id s, const std::string& player) {
+    auto& who = session_players_[s];
+    if (std::find(who.begin(), who.end(), player) == who.end()) {
+      who.push_back(player);
+    }
+  };
   for (const api::event& e : f.events) {
     if (const auto* c = std::get_if<api::ev_command>(&e)) {
       session_dimension_.try_emplace(c->session, c->dimension);
+      take_part(c->session, c->player);
     } else if (const auto* cb = std::get_if<api::ev_callback>(&e)) {
       session_dimension_.try_emplace(cb->session, cb->dimension);
+      take_part(cb->session, cb->player);
+    } else if (const auto* ps = std::get_if<api::ev_playback_started>(&e)) {
+      take_part(ps->session, ps->player);
     } else if (const auto* sp = std::get_if<api::ev_display_spawn>(&e)) {
       session_dimension_.try_emplace(sp->session, sp->dimension);
       if (sp->handle > 0 && sp->handle < max_tracked_handle) {
@@ -569,6 +581,42 @@ void frame_encoder::resolve_dimensions() {
   }
 }
 
+bool frame_encoder::about_players(const api::event& e,
+                                  const std::vector<std::string>& players) const {
+  auto named = [&](const std::string& p) {
+    return std::binary_search(players.begin(), players.end(), p);
+  };
+  auto session = [&](api::session_id s) {
+    auto it = session_players_.find(s);
+    return it != session_players_.end() && std::any_of(it->second.begin(), it->second.end(), named);
+  };
+  return std::visit(
+      [&](const auto& ev) -> bool {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, api::ev_playback_started> ||
+                      std::is_same_v<T, api::ev_playback_stopped> ||
+                      std::is_same_v<T, api::ev_command> || std::is_same_v<T, api::ev_callback>) {
+          return named(ev.player) || session(ev.session);
+        } else if constexpr (std::is_same_v<T, api::ev_player_visibility>) {
+          return named(ev.player);
+        } else if constexpr (std::is_same_v<T, api::ev_render_warning>) {
+          return !ev.player.empty() && named(ev.player); // a node's warning names no player
+        } else if constexpr (std::is_same_v<T, api::ev_partner_timeout>) {
+          return named(ev.initiator) || session(ev.session);
+        } else if constexpr (std::is_same_v<T, api::ev_partner_reserved> ||
+                             std::is_same_v<T, api::ev_partner_released> ||
+                             std::is_same_v<T, api::ev_partner_matched>) {
+          return named(ev.initiator) || named(ev.partner) || session(ev.session);
+        } else if constexpr (std::is_same_v<T, api::ev_display_update>) {
+          return ev.handle > 0 && static_cast<std::size_t>(ev.handle) < handle_session_.size() &&
+                 session(handle_session_[static_cast<std::size_t>(ev.handle)]);
+        } else {
+          return session(ev.session); // segment.started, display.spawn/move/view/remove
+        }
+      },
+      e);
+}
+
 std::shared_ptr<encoded_frame> frame_encoder::take_buffer() {
   for (auto& b : pool_) {
     if (b.use_count() == 1) {
@@ -605,6 +653,9 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
           !std::binary_search(filter.dimensions.begin(), filter.dimensions.end(), dim)) {
         continue;
       }
+    }
+    if (!filter.players.empty() && !about_players(events[i], filter.players)) {
+      continue;
     }
     if (count != 0) {
       o.ch(',');

@@ -44,6 +44,11 @@ struct frame_filter {
   /// Sorted, unique; empty = every dimension. Applies to events that place something in a
   /// dimension (display.*, command, callback); lifecycle records always pass.
   std::vector<std::string> dimensions;
+  /// Sorted, unique; empty = every player. Only events about these players and their sessions
+  /// pass (protocol.md §4 `subscribe`): records naming one of them (playback.*, command,
+  /// callback, partner.*, player.visibility, a player's render.warning) and the segment and
+  /// display records of sessions one of them takes part in.
+  std::vector<std::string> players;
   bool matrix = false;
   /// `"packets": true` (render.md §6): frames carry the viewers' packet entries after the events,
   /// and a frame with packets goes out even when no event passes.
@@ -111,6 +116,8 @@ public:
 private:
   void write(std::string& out, const frame_filter& filter, std::size_t& count);
   void resolve_dimensions();
+  [[nodiscard]] bool about_players(const api::event& e,
+                                   const std::vector<std::string>& players) const;
   std::shared_ptr<encoded_frame> take_buffer();
 
   const api::frame* frame_ = nullptr;
@@ -122,6 +129,9 @@ private:
   std::vector<std::string_view> event_dimension_;
   bool dimensions_ready_ = false;
   std::map<api::session_id, std::string> session_dimension_;
+  // The players taking part in each live session (its playback.started, command and callback
+  // records), for players filters.
+  std::map<api::session_id, std::vector<std::string>> session_players_;
   std::vector<api::session_id> handle_session_; // index = handle; 0 = free
   std::vector<api::session_id> ended_sessions_; // forgotten at the next begin()
   std::vector<api::handle_id> removed_handles_;

@@ -362,6 +362,20 @@ TEST_CASE("subscribe filters") {
   CHECK_FALSE(controller_only(ok(R"({"op":"subscribe"})")));
 }
 
+TEST_CASE("subscribe: a players filter") {
+  auto s = std::get<subscribe_request>(
+               ok(R"({"op":"subscribe","players":["bob","alice","bob"],"events":["playback."]})")
+                   .body)
+               .subscription;
+  CHECK(s.filter.players == std::vector<std::string>{"alice", "bob"});
+  CHECK(std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body)
+            .subscription.filter.players.empty());
+  bad(R"({"op":"subscribe","players":[]})", "$.players", "must not be empty");
+  bad(R"({"op":"subscribe","players":"alice"})", "$.players", "must be an array of player names");
+  bad(R"({"op":"subscribe","players":["alice",""]})", "$.players[1]");
+  bad(R"({"op":"subscribe","players":[7]})", "$.players[0]", "must be a string");
+}
+
 TEST_CASE("observer ops and controller ops") {
   for (const char* line : {R"({"op":"ping"})", R"({"op":"state.get"})", R"({"op":"emote.list"})",
                            R"({"op":"emote.info","emote":"x:y"})", R"({"op":"hello"})",

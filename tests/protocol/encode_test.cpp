@@ -296,6 +296,68 @@ TEST_CASE("frame_encoder filters display records by their session's dimension ac
   CHECK(enc.encode(nether)->event_count == 0);
 }
 
+TEST_CASE("frame_encoder filters by player: their records and their sessions' across frames") {
+  frame_encoder enc;
+  frame_filter bob;
+  bob.players = {"bob"};
+  frame_filter pair;
+  pair.players = {"alice", "bob"};
+
+  // A session's records come before its playback.started in the frame; they pass all the same.
+  api::frame f1{1,
+                {api::ev_segment_started{1, 0, 0, "fx:a", api::branch::main},
+                 spawn(1, 1, "minecraft:overworld"), spawn(2, 2, "minecraft:overworld"),
+                 api::ev_playback_started{1, "alice", "fx:a", api::role::solo},
+                 api::ev_playback_started{2, "bob", "fx:a", api::role::solo},
+                 api::ev_player_visibility{"bob", true, true},
+                 api::ev_render_warning{"fx:a", "box", "", 769, "node warning"},
+                 api::ev_render_warning{"", "", "bob", 769, "player warning"}}};
+  enc.begin(f1);
+  auto l1 = enc.encode(bob);
+  CHECK(l1->event_count == 4); // spawn(2), started(bob), visibility(bob), bob's warning
+  CHECK(l1->line.find(R"("handle":1)") == std::string::npos);
+  CHECK(l1->line.find("alice") == std::string::npos);
+  CHECK(l1->line.find("node warning") == std::string::npos);
+  CHECK(enc.encode(pair)->event_count == 7); // all but the node's warning
+  CHECK(enc.encode(bob).get() == l1.get());  // equal filters share bytes
+
+  // Later frames: updates by handle, move/view/remove by session, commands by player.
+  api::frame f2{2,
+                {api::ev_command{2, "bob", {}, "minecraft:overworld", {0, 0, 0}, "say b"},
+                 api::ev_display_move{1, api::space::scene, {1, 64, 0}, 0},
+                 api::ev_display_view{2, 10, 3}, update(1, true), update(2, true),
+                 api::ev_display_remove{1, {1}},
+                 api::ev_playback_stopped{1, "alice", "fx:a", api::stop_reason::finished}}};
+  enc.begin(f2);
+  auto l2 = enc.encode(bob);
+  CHECK(l2->event_count == 3); // command, view(2), update(2)
+  CHECK(l2->line.find(R"("type":"display.view","session":2)") != std::string::npos);
+  CHECK(l2->line.find(R"("type":"display.update","handle":2)") != std::string::npos);
+  CHECK(l2->line.find("display.move") == std::string::npos);
+
+  // A two-player session: bob's offer, carol becomes the partner; a filter on carol sees the
+  // partner records and, once she takes part, the session's displays.
+  frame_filter carol;
+  carol.players = {"carol"};
+  api::frame f3{3,
+                {api::ev_display_remove{2, {2}},
+                 api::ev_playback_stopped{2, "bob", "fx:a", api::stop_reason::replaced},
+                 api::ev_playback_started{3, "bob", "fx:pair", api::role::initiator},
+                 api::ev_partner_reserved{3, "bob", "carol"}}};
+  enc.begin(f3);
+  CHECK(enc.encode(carol)->event_count == 1);
+  CHECK(enc.encode(bob)->event_count == 4);
+  api::frame f4{4,
+                {spawn(3, 2, "minecraft:overworld"), api::ev_partner_matched{3, "bob", "carol"},
+                 api::ev_playback_started{3, "carol", "fx:pair", api::role::partner}}};
+  enc.begin(f4);
+  CHECK(enc.encode(carol)->event_count == 3);
+  api::frame f5{5, {update(2, false), api::ev_partner_timeout{9, "dave"}}};
+  enc.begin(f5);
+  CHECK(enc.encode(carol)->event_count == 1); // handle 2 is session 3's now
+  CHECK(enc.encode(bob)->event_count == 1);
+}
+
 TEST_CASE("frame_encoder reuses buffers no one holds any more") {
   frame_encoder enc;
   api::frame f{1, {update(1, true)}};

@@ -425,6 +425,52 @@ TEST_CASE("hub: frames are encoded once per filter and shared; filters select ev
   CHECK_FALSE(life.read_line(200ms).has_value());
 }
 
+TEST_CASE("hub: a players filter passes only those players' events and their sessions'") {
+  server_fixture f(manual());
+  auto c = f.client();
+  auto mine = f.client("observer");
+  REQUIRE(mine.send_line(R"({"op":"subscribe","id":1,"players":["b"]})"));
+  CHECK(parse(*mine.read_line(2s))["ok"].GetBool());
+  for (const char* p : {"a", "b"}) {
+    REQUIRE(c.send_line(std::string(R"({"op":"player.join","player":")") + p +
+                        R"(","position":[0,64,0]})"));
+    REQUIRE(c.send_line(std::string(R"({"op":"emote.play","player":")") + p +
+                        R"(","emote":"test:wave"})"));
+  }
+  REQUIRE(c.send_line(R"({"op":"clock.step","id":"s","ticks":1})"));
+  reply_to(c, R"("s")");
+  const auto d = parse(*mine.read_line(2s));
+  std::vector<std::string> seen;
+  for (const auto& e : d["events"].GetArray()) {
+    seen.push_back(str(e, "type") + (e.HasMember("player") ? ":" + str(e, "player") : "") +
+                   (e.HasMember("session") ? "#" + std::to_string(e["session"].GetInt64()) : ""));
+  }
+  CAPTURE(seen);
+  REQUIRE_FALSE(seen.empty());
+  for (const auto& s : seen) {
+    CHECK(s.find(":a") == std::string::npos);
+    CHECK(s.find("#1") == std::string::npos); // a's session
+  }
+  CHECK(std::find(seen.begin(), seen.end(), "playback.started:b#2") != seen.end());
+  CHECK(std::find(seen.begin(), seen.end(), "display.spawn#2") != seen.end());
+  std::vector<std::int64_t> handles; // b's displays
+  for (const auto& e : d["events"].GetArray()) {
+    if (str(e, "type") == "display.spawn") {
+      handles.push_back(e["handle"].GetInt64());
+    }
+  }
+  // a's stop is not b's business; b's displays' updates are.
+  REQUIRE(c.send_line(R"({"op":"emote.stop","player":"a"})"));
+  REQUIRE(c.send_line(R"({"op":"clock.step","id":"t","ticks":1})"));
+  reply_to(c, R"("t")");
+  const auto next = parse(*mine.read_line(2s));
+  REQUIRE(next["events"].Size() == handles.size());
+  for (const auto& e : next["events"].GetArray()) {
+    CHECK(str(e, "type") == "display.update");
+    CHECK(std::find(handles.begin(), handles.end(), e["handle"].GetInt64()) != handles.end());
+  }
+}
+
 TEST_CASE("hub: an observer that never reads is disconnected; memory stays bounded; others keep "
           "every frame") {
   hub_settings s = manual();
