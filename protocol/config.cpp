@@ -80,6 +80,30 @@ problem string_value(const config_value& v, std::string& out) {
   return std::nullopt;
 }
 
+/// An HTTP listener's TCP address (`metrics`, `http`): empty is off, a bare PORT is loopback.
+problem http_address_value(const config_value& v, std::optional<listen_address>& out) {
+  std::string s;
+  if (auto p = string_value(v, s)) {
+    return p;
+  }
+  out.reset();
+  if (s.empty()) {
+    return std::nullopt;
+  }
+  if (s.find_first_not_of("0123456789") == std::string::npos) {
+    s = "127.0.0.1:" + s;
+  }
+  auto a = parse_listen_address(s);
+  if (!a) {
+    return bad(a.error());
+  }
+  if (a->type != listen_address::kind::tcp) {
+    return bad("must be a TCP HOST:PORT address");
+  }
+  out = *a;
+  return std::nullopt;
+}
+
 problem path_value(const config_value& v, bool allow_empty, fs::path& out) {
   std::string s;
   if (auto p = string_value(v, s)) {
@@ -438,24 +462,14 @@ const config_key table[] = {
         }),
     row("metrics", config_type::string, 0, 0, R"("")", "metrics", "EMOTE_SIM_METRICS", "HOST:PORT",
         "serve Prometheus metrics at GET /metrics (empty: off)",
-        [](const config_key&, const config_value& v, server_config& c) -> problem {
-          std::string s;
-          if (auto p = string_value(v, s)) {
-            return p;
-          }
-          c.metrics.reset();
-          if (s.empty()) {
-            return std::nullopt;
-          }
-          auto a = parse_listen_address(s);
-          if (!a) {
-            return bad(a.error());
-          }
-          if (a->type != listen_address::kind::tcp) {
-            return bad("must be a TCP HOST:PORT address");
-          }
-          c.metrics = *a;
-          return std::nullopt;
+        [](const config_key&, const config_value& v, server_config& c) {
+          return http_address_value(v, c.metrics);
+        }),
+    row("http", config_type::string, 0, 0, R"("")", "http", "EMOTE_SIM_HTTP", "HOST:PORT",
+        "serve the browser viewer, its WebSocket and /metrics over HTTP (a bare PORT is on "
+        "127.0.0.1; empty: off)",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return http_address_value(v, c.http);
         }),
     // render.md §2
     row("render.entity_id_base", config_type::integer, 1, int32_max, "1000000000",

@@ -59,6 +59,7 @@ struct server_config {
   auth_config auth;
   limits_config limits;
   std::optional<listen_address> metrics; ///< TCP address of the /metrics endpoint
+  std::optional<listen_address> http;    ///< TCP address of the viewer, its WebSocket and /metrics
   std::filesystem::path record;          ///< empty: no recording
   bool record_frames = false;
   /// The merged configuration as one JSON object in the file's shape: the keys some layer set,

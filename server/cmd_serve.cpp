@@ -6,7 +6,7 @@
 #include "server/cli_args.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
-#include "server/metrics_http.hpp"
+#include "server/http_listener.hpp"
 #include "server/recorder.hpp"
 #include "server/serve_host.hpp"
 
@@ -111,15 +111,42 @@ int cmd_serve(std::span<const std::string_view> argv) {
     spdlog::critical("{}", *err);
     return 1;
   }
-  std::unique_ptr<metrics_http> http;
-  if (cfg.metrics) {
-    auto h = metrics_http::open(io, *cfg.metrics, [&server] { return server.render_metrics(); });
+  // One HTTP listener per address (protocol.md §10): `http` serves the viewer, its observer
+  // WebSocket and /metrics; `metrics`, when it is another address, only /metrics.
+  std::vector<std::unique_ptr<http_listener>> http;
+  auto render_metrics = [&server] { return server.render_metrics(); };
+  if (cfg.http) {
+    http_routes routes;
+    routes.metrics = render_metrics;
+    routes.assets = find_viewer_assets();
+    if (!routes.assets) {
+      spdlog::warn("the viewer is not built (scripts/build-viewer): / says so");
+    }
+    routes.observer = [&server](connection::socket_type s, std::string peer) {
+      server.accept(std::move(s), std::move(peer));
+    };
+    auto h = http_listener::open(io, *cfg.http, std::move(routes));
     if (!h) {
       spdlog::critical("{}", h.error());
       return 1;
     }
-    http = std::move(h).value();
-    spdlog::info("metrics at http://{}/metrics", http->bound().text());
+    http.push_back(std::move(h).value());
+    spdlog::info("viewer at http://{}/", http.back()->bound().text());
+  }
+  if (cfg.metrics && (!cfg.http || cfg.metrics->text() != cfg.http->text())) {
+    http_routes routes;
+    routes.metrics = render_metrics;
+    http_settings settings;
+    settings.name = "metrics";
+    auto h = http_listener::open(io, *cfg.metrics, std::move(routes), settings);
+    if (!h) {
+      spdlog::critical("{}", h.error());
+      return 1;
+    }
+    http.push_back(std::move(h).value());
+  }
+  if (cfg.metrics) {
+    spdlog::info("metrics at http://{}/metrics", http.back()->bound().text());
   }
 
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -135,8 +162,8 @@ int cmd_serve(std::span<const std::string_view> argv) {
           return;
         }
         spdlog::info("{} received", sig == SIGINT ? "SIGINT" : "SIGTERM");
-        if (http) {
-          http->close();
+        for (auto& h : http) {
+          h->close();
         }
         server.stop([&] {
           signals.cancel();

@@ -76,6 +76,10 @@ public:
   /// The bound addresses (real ports), in `listen` order.
   [[nodiscard]] std::vector<listen_address> bound() const;
 
+  /// A new connection: the listeners' accepted sockets, and the HTTP listener's WebSocket
+  /// bridges (server/http_listener.hpp), which run the same hello and role rules.
+  void accept(connection::socket_type socket, std::string peer);
+
   /// Start the realtime clock (a manual clock needs nothing).
   void start();
 
@@ -115,7 +119,6 @@ private:
     std::string line;
   };
 
-  void accept(connection::socket_type socket, std::string peer);
   void handle_hello(client& cl, const std::string& line);
   void schedule_drain();
   void drain();

@@ -2,7 +2,7 @@
 
 #include "server/line_client.hpp"
 #include "server/metrics.hpp"
-#include "server/metrics_http.hpp"
+#include "server/http_listener.hpp"
 
 #include <doctest/doctest.h>
 
@@ -99,10 +99,12 @@ TEST_CASE("metrics: Prometheus text with every series") {
 TEST_CASE("metrics: GET /metrics over HTTP") {
   boost::asio::io_context io;
   int renders = 0;
-  auto http = metrics_http::open(io, *parse_listen_address("127.0.0.1:0"), [&] {
+  http_routes routes;
+  routes.metrics = [&] {
     ++renders;
     return std::string("emote_sim_ticks_total 5\n");
-  });
+  };
+  auto http = http_listener::open(io, *parse_listen_address("127.0.0.1:0"), routes);
   REQUIRE(http.ok());
   const auto addr = http.value()->bound();
   std::thread t([&] { io.run_for(5s); });
@@ -140,11 +142,14 @@ TEST_CASE("metrics: GET /metrics over HTTP") {
 
 TEST_CASE("metrics: a port already taken is a startup error naming the address") {
   boost::asio::io_context io;
-  auto first =
-      metrics_http::open(io, *parse_listen_address("127.0.0.1:0"), [] { return std::string(); });
+  http_routes routes;
+  routes.metrics = [] { return std::string(); };
+  http_settings settings;
+  settings.name = "metrics";
+  auto first = http_listener::open(io, *parse_listen_address("127.0.0.1:0"), routes, settings);
   REQUIRE(first.ok());
   const auto taken = first.value()->bound();
-  auto second = metrics_http::open(io, taken, [] { return std::string(); });
+  auto second = http_listener::open(io, taken, routes, settings);
   REQUIRE_FALSE(second.ok());
   CHECK_MESSAGE(second.error().starts_with("metrics: cannot listen on " + taken.text() + ": "),
                 second.error());

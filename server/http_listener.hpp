@@ -1,0 +1,94 @@
+#pragma once
+// The one HTTP listener (Boost.Beast) for what a browser or Prometheus asks (protocol.md §10,
+// `http` and `metrics`): `GET /metrics` (Prometheus text), the viewer's static assets, documents
+// the caller publishes (the `view` command's timeline), and `GET /ws`, a WebSocket that is an
+// observer connection of the line protocol: the listener hands one end of a socket pair to the
+// hub (which runs the hello, the observer's token and its read-only rules as for any socket) and
+// bridges lines to WebSocket text messages.
+//
+// HTTP/1.1, one request per connection (`Connection: close`). Bounded: at most
+// `max_connections` open (over the cap: 503 and close), a request must arrive within
+// `idle_timeout`, headers at most `header_limit` bytes (else 431), no request body (else 400),
+// every malformed request an error status. The accept loop backs off `accept_backoff` when the
+// process or system is out of file descriptors instead of retrying at once.
+
+#include "engine/core/result.hpp"
+#include "protocol/listen_address.hpp"
+#include "server/connection.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace emote::server {
+
+using protocol::listen_address;
+
+/// A fixed document served at `path` (e.g. the `view` command's `/timeline.json`).
+struct http_document {
+  std::string path;
+  std::string content_type;
+  std::shared_ptr<const std::string> body;
+};
+
+struct http_routes {
+  /// `GET /metrics`; empty: 404.
+  std::function<std::string()> metrics;
+  /// The viewer's built assets (`index.html` …); empty: `/` answers 404 saying how to build it.
+  std::optional<std::filesystem::path> assets;
+  /// `GET /ws`: receives the hub's end of each WebSocket's socket pair; empty: 404.
+  std::function<void(connection::socket_type socket, std::string peer)> observer;
+  std::vector<http_document> documents;
+};
+
+struct http_settings {
+  std::string name = "http"; ///< prefixes startup errors ("http: cannot listen on …")
+  std::size_t max_connections = 1024;
+  std::chrono::milliseconds idle_timeout{10000};
+  std::size_t header_limit = 8192;
+  std::size_t max_ws_message = 1048576; ///< longest message a browser may send over /ws
+  std::chrono::milliseconds accept_backoff{100};
+};
+
+struct http_stats {
+  std::size_t open = 0;               ///< HTTP and WebSocket connections now open
+  std::uint64_t accepted = 0;         ///< connections accepted, refused ones included
+  std::uint64_t refused = 0;          ///< over max_connections
+  std::uint64_t accept_failures = 0;  ///< accept errors (each EMFILE/ENFILE waits the backoff)
+};
+
+class http_listener {
+public:
+  static core::result<std::unique_ptr<http_listener>, std::string>
+  open(boost::asio::io_context& io, const listen_address& address, http_routes routes,
+       http_settings settings = {});
+
+  ~http_listener();
+  http_listener(const http_listener&) = delete;
+  http_listener& operator=(const http_listener&) = delete;
+
+  [[nodiscard]] listen_address bound() const;
+  [[nodiscard]] http_stats stats() const;
+  /// Stop accepting; open connections finish on their own (bounded by their timeouts).
+  void close();
+
+  struct state;
+
+private:
+  explicit http_listener(std::shared_ptr<state> s);
+  std::shared_ptr<state> state_;
+};
+
+/// Where the built viewer is: $EMOTE_SIM_VIEWER_DIR, else `viewer/` beside the executable's
+/// folder (the build tree: build/<preset>/viewer), else ../share/emote-sim/viewer; the first that
+/// holds an index.html.
+std::optional<std::filesystem::path> find_viewer_assets();
+
+} // namespace emote::server

@@ -1,0 +1,328 @@
+// The HTTP listener (server/http_listener.hpp) on real loopback sockets: routes, malformed
+// requests, its bounds (connection cap, idle timeout, accept backoff when out of descriptors) and
+// the observer WebSocket bridged to a real hub over the synthetic simulation.
+#include "server/http_listener.hpp"
+
+#include "server/hub.hpp"
+#include "server/line_client.hpp"
+#include "synthetic_host.hpp"
+
+#include <doctest/doctest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <optional>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace emote::server;
+using namespace emote::protocol;
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// An http_listener on 127.0.0.1:0 run by its own thread.
+struct http_fixture {
+  explicit http_fixture(http_routes routes, http_settings settings = {}) {
+    spdlog::set_level(spdlog::level::off);
+    auto l = http_listener::open(io, *parse_listen_address("127.0.0.1:0"), std::move(routes),
+                                 settings);
+    REQUIRE_MESSAGE(l.ok(), (l.ok() ? "" : l.error()));
+    listener = std::move(l).value();
+    addr = listener->bound();
+    guard.emplace(io.get_executor());
+    thread = std::thread([this] { io.run(); });
+  }
+  ~http_fixture() {
+    asio::post(io, [this] {
+      listener.reset();
+      guard.reset();
+      io.stop();
+    });
+    thread.join();
+  }
+  http_stats stats() {
+    std::promise<http_stats> p;
+    asio::post(io, [&] { p.set_value(listener->stats()); });
+    return p.get_future().get();
+  }
+  line_client connect() {
+    auto c = line_client::connect(addr, 2s);
+    REQUIRE(c.ok());
+    return std::move(c).value();
+  }
+  /// The response's lines (until the server closes).
+  std::vector<std::string> exchange(const std::string& request) {
+    auto c = connect();
+    c.send_raw(request);
+    std::vector<std::string> lines;
+    while (auto l = c.read_line(3s)) {
+      lines.push_back(*l);
+    }
+    CHECK_MESSAGE(c.eof(), "the server closes after its answer");
+    return lines;
+  }
+
+  asio::io_context io;
+  std::unique_ptr<http_listener> listener;
+  listen_address addr;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
+  std::thread thread;
+};
+
+std::string status_of(const std::vector<std::string>& lines) {
+  return lines.empty() ? std::string("(nothing)") : lines.front();
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() /
+           ("emote_sim_http_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("http: assets, documents, metrics and not found") {
+  const auto dir = scratch("assets");
+  std::ofstream(dir / "index.html") << "<html>viewer</html>\n";
+  std::ofstream(dir / "app.js") << "let x = 1;";
+  std::ofstream(dir.parent_path() / "emote_sim_http_secret.txt") << "secret";
+  http_routes r;
+  r.assets = dir;
+  r.metrics = [] { return std::string("emote_sim_ticks_total 1\n"); };
+  r.documents.push_back({"/timeline.json", "application/json",
+                         std::make_shared<const std::string>("{\"ticks\":3}\n")});
+  http_fixture f(r);
+  auto index = f.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(status_of(index) == "HTTP/1.1 200 OK");
+  CHECK(index.back() == "<html>viewer</html>");
+  auto js = f.exchange("GET /app.js HTTP/1.1\r\n\r\n");
+  CHECK(status_of(js) == "HTTP/1.1 200 OK");
+  CHECK(std::find(js.begin(), js.end(), "Content-Type: text/javascript; charset=utf-8") != js.end());
+  auto doc = f.exchange("GET /timeline.json HTTP/1.1\r\n\r\n");
+  CHECK(doc.back() == R"({"ticks":3})");
+  CHECK(f.exchange("GET /metrics HTTP/1.1\r\n\r\n").back() == "emote_sim_ticks_total 1");
+  CHECK(status_of(f.exchange("GET /missing.js HTTP/1.1\r\n\r\n")) == "HTTP/1.1 404 Not Found");
+  CHECK(status_of(f.exchange("GET /../emote_sim_http_secret.txt HTTP/1.1\r\n\r\n")) ==
+        "HTTP/1.1 404 Not Found");
+  CHECK(status_of(f.exchange("GET /%2e%2e/emote_sim_http_secret.txt HTTP/1.1\r\n\r\n")) ==
+        "HTTP/1.1 404 Not Found");
+  // No observer route: /ws is not found either.
+  CHECK(status_of(f.exchange("GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")) ==
+        "HTTP/1.1 404 Not Found");
+  auto head = f.exchange("HEAD /index.html HTTP/1.1\r\n\r\n");
+  CHECK(status_of(head) == "HTTP/1.1 200 OK");
+  CHECK(std::find(head.begin(), head.end(), "Content-Length: 20") != head.end());
+  CHECK(head.back().empty()); // headers only
+}
+
+TEST_CASE("http: every malformed request gets an error status and the listener keeps serving") {
+  http_routes r;
+  r.metrics = [] { return std::string("ok\n"); };
+  http_fixture f(r);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"garbage\r\n\r\n", "HTTP/1.1 400 Bad Request"},
+      {"GET /metrics HTTP/1.1\r\nBad Header\r\n\r\n", "HTTP/1.1 400 Bad Request"},
+      {"GET /metrics HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello", "HTTP/1.1 400 Bad Request"},
+      {"GET /metrics HTTP/1.1\r\nContent-Length: x\r\n\r\n", "HTTP/1.1 400 Bad Request"},
+      {std::string("GET /\0 HTTP/1.1\r\n\r\n", 18), "HTTP/1.1 400 Bad Request"},
+      {"DELETE /metrics HTTP/1.1\r\n\r\n", "HTTP/1.1 405 Method Not Allowed"},
+      {"GET /metrics HTTP/1.1\r\nX: " + std::string(1 << 20, 'a') + "\r\n\r\n",
+       "HTTP/1.1 431 Request Header Fields Too Large"},
+  };
+  for (const auto& [request, expected] : cases) {
+    CHECK_MESSAGE(status_of(f.exchange(request)) == expected, request.substr(0, 40));
+  }
+  CHECK(status_of(f.exchange("GET /metrics HTTP/1.1\r\n\r\n")) == "HTTP/1.1 200 OK");
+}
+
+TEST_CASE("http: an idle or slow connection is closed after the timeout") {
+  http_routes r;
+  r.metrics = [] { return std::string("ok\n"); };
+  http_settings s;
+  s.idle_timeout = 300ms;
+  http_fixture f(r, s);
+  auto idle = f.connect();
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_FALSE(idle.read_line(3s).has_value());
+  CHECK(idle.eof());
+  CHECK(std::chrono::steady_clock::now() - t0 < 2s);
+  // A client dribbling a request byte by byte does not keep its connection past the timeout.
+  auto slow = f.connect();
+  for (int i = 0; i < 10 && slow.send_raw("a"); ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  for (int i = 0; i < 30 && slow.send_raw("a"); ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK_FALSE(slow.read_line(2s).has_value());
+  CHECK(slow.eof());
+  CHECK(f.stats().open == 0);
+}
+
+TEST_CASE("http: over max_connections the next connection gets 503 and is closed") {
+  http_routes r;
+  r.metrics = [] { return std::string("ok\n"); };
+  http_settings s;
+  s.max_connections = 3;
+  http_fixture f(r, s);
+  std::vector<line_client> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(f.connect());
+  }
+  for (int i = 0; i < 100 && f.stats().open < 3; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  REQUIRE(f.stats().open == 3);
+  CHECK(status_of(f.exchange("GET /metrics HTTP/1.1\r\n\r\n")) == "HTTP/1.1 503 Service Unavailable");
+  CHECK(f.stats().refused == 1);
+  held.clear();
+  for (int i = 0; i < 200 && f.stats().open > 0; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  CHECK(status_of(f.exchange("GET /metrics HTTP/1.1\r\n\r\n")) == "HTTP/1.1 200 OK");
+}
+
+TEST_CASE("http: 1,000 connections at once are each answered") {
+  http_routes r;
+  r.metrics = [] { return std::string("ok\n"); };
+  http_fixture f(r);
+  std::vector<line_client> clients;
+  for (int i = 0; i < 1000; ++i) {
+    clients.push_back(f.connect());
+  }
+  for (auto& c : clients) {
+    REQUIRE(c.send_raw("GET /metrics HTTP/1.1\r\n\r\n"));
+  }
+  int ok = 0;
+  for (auto& c : clients) {
+    auto l = c.read_line(5s);
+    ok += l && *l == "HTTP/1.1 200 OK";
+  }
+  CHECK(ok == 1000);
+}
+
+TEST_CASE("http: out of descriptors, the accept loop backs off instead of spinning") {
+  http_routes r;
+  r.metrics = [] { return std::string("ok\n"); };
+  http_settings s;
+  s.accept_backoff = 100ms;
+  http_fixture f(r, s);
+  rlimit old{};
+  REQUIRE(::getrlimit(RLIMIT_NOFILE, &old) == 0);
+  // Every descriptor but one taken; the client's socket takes that one, so the server's accept
+  // fails until they are given back.
+  rlimit low = old;
+  low.rlim_cur = 256;
+  REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
+  std::vector<int> fillers;
+  for (int fd = ::dup(0); fd >= 0; fd = ::dup(0)) {
+    fillers.push_back(fd);
+  }
+  std::optional<line_client> blocked;
+  ::close(fillers.back());
+  fillers.pop_back();
+  {
+    auto b = line_client::connect(f.addr, 2s);
+    if (b.ok()) {
+      blocked.emplace(std::move(b).value());
+    }
+  }
+  REQUIRE(blocked.has_value());
+  std::this_thread::sleep_for(600ms);
+  const auto failures = f.stats().accept_failures;
+  for (int fd : fillers) {
+    ::close(fd);
+  }
+  REQUIRE(::setrlimit(RLIMIT_NOFILE, &old) == 0);
+  CHECK(failures >= 2);  // it tried again…
+  CHECK(failures <= 12); // …every 100 ms, not in a tight loop
+  blocked->send_raw("GET /metrics HTTP/1.1\r\n\r\n");
+  auto l = blocked->read_line(3s);
+  CHECK((l && *l == "HTTP/1.1 200 OK"));
+}
+
+TEST_CASE("http: /ws is an observer connection of the hub, token checked, read-only") {
+  using emote::server::testing::synthetic_host;
+  asio::io_context io;
+  synthetic_host host;
+  metrics m;
+  hub_settings hs;
+  hs.clock = clock_mode::manual;
+  hs.auth.observer_token = "see";
+  host_extras x;
+  x.shutdown = [&] { host.shutdown(); };
+  x.gauges = [](metrics&) {};
+  auto server = std::make_unique<hub>(io, hs, host, x, m, nullptr);
+  REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
+  const auto line_addr = server->bound()[0];
+  http_routes r;
+  r.observer = [&](connection::socket_type sock, std::string peer) {
+    server->accept(std::move(sock), std::move(peer));
+  };
+  auto l = http_listener::open(io, *parse_listen_address("127.0.0.1:0"), r);
+  REQUIRE(l.ok());
+  const auto http_addr = l.value()->bound();
+  auto guard = asio::make_work_guard(io);
+  std::thread t([&] { io.run(); });
+
+  asio::io_context cio; // the client's sockets (used synchronously)
+  auto ws_open = [&](const std::string& target) {
+    auto ws = std::make_unique<beast::websocket::stream<asio::ip::tcp::socket>>(cio);
+    ws->next_layer().connect({asio::ip::make_address("127.0.0.1"), http_addr.port});
+    ws->handshake("127.0.0.1", target);
+    return ws;
+  };
+  auto ws_read = [](beast::websocket::stream<asio::ip::tcp::socket>& ws) {
+    beast::flat_buffer b;
+    boost::system::error_code ec;
+    ws.read(b, ec);
+    return ec ? std::string("(closed)") : beast::buffers_to_string(b.data());
+  };
+  {
+    auto wrong = ws_open("/ws?token=nope");
+    CHECK(ws_read(*wrong).find(R"("code":"unauthorized")") != std::string::npos);
+    CHECK(ws_read(*wrong) == "(closed)");
+  }
+  auto ws = ws_open("/ws?token=se%65");
+  const auto welcome = ws_read(*ws);
+  CHECK(welcome.find(R"("op":"welcome")") != std::string::npos);
+  CHECK(welcome.find(R"("role":"observer")") != std::string::npos);
+  ws->text(true);
+  ws->write(asio::buffer(std::string(R"({"op":"player.join","id":1,"player":"x","position":[0,0,0]})")));
+  CHECK(ws_read(*ws).find(R"("code":"forbidden")") != std::string::npos);
+  ws->write(asio::buffer(std::string(R"({"op":"subscribe","id":2})")));
+  CHECK(ws_read(*ws).find(R"("id":2,)") != std::string::npos);
+  // A controller on the line protocol plays; the browser receives the frames.
+  auto c = line_client::connect(line_addr, 2s);
+  REQUIRE(c.ok());
+  c->send_line(R"({"op":"hello","protocol":1})");
+  REQUIRE(c->read_line(2s).has_value());
+  c->send_line(R"({"op":"player.join","player":"a","position":[0,64,0]})");
+  c->send_line(R"({"op":"emote.play","player":"a","emote":"test:wave"})");
+  c->send_line(R"({"op":"clock.step","id":"s","ticks":2})");
+  const auto frame = ws_read(*ws);
+  CHECK(frame.starts_with(R"({"op":"frame","tick":0,)"));
+  CHECK(frame.find("playback.started") != std::string::npos);
+  boost::system::error_code ignored;
+  ws->close(beast::websocket::close_code::normal, ignored);
+  asio::post(io, [&] {
+    l.value()->close();
+    server.reset();
+    guard.reset();
+    io.stop();
+  });
+  t.join();
+}
