@@ -518,6 +518,14 @@ bool player_list(checker& c, const Value& v, std::vector<std::string>& out) {
   return true;
 }
 
+// A filter list as frame_filter keeps it: sorted, unique and not empty.
+bool sorted_set(checker& c, std::vector<std::string>& v, const std::string& path,
+                std::string_view omitted) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return !v.empty() || c.fail(path, "must not be empty (omit it for " + std::string(omitted) + ")");
+}
+
 body_result op_subscribe(checker& c, const Value& m) {
   subscription s;
   if (const Value* v = checker::find(m, "events")) {
@@ -552,11 +560,7 @@ body_result op_subscribe(checker& c, const Value& m) {
       }
       s.filter.dimensions.push_back(std::move(d));
     }
-    std::sort(s.filter.dimensions.begin(), s.filter.dimensions.end());
-    s.filter.dimensions.erase(std::unique(s.filter.dimensions.begin(), s.filter.dimensions.end()),
-                              s.filter.dimensions.end());
-    if (s.filter.dimensions.empty()) {
-      c.fail("$.dimensions", "must not be empty (omit it for every dimension)");
+    if (!sorted_set(c, s.filter.dimensions, "$.dimensions", "every dimension")) {
       return std::nullopt;
     }
   }
@@ -565,11 +569,7 @@ body_result op_subscribe(checker& c, const Value& m) {
     if (!player_list(c, *v, s.filter.players)) {
       return std::nullopt;
     }
-    std::sort(s.filter.players.begin(), s.filter.players.end());
-    s.filter.players.erase(std::unique(s.filter.players.begin(), s.filter.players.end()),
-                           s.filter.players.end());
-    if (s.filter.players.empty()) {
-      c.fail("$.players", "must not be empty (omit it for every player)");
+    if (!sorted_set(c, s.filter.players, "$.players", "every player")) {
       return std::nullopt;
     }
   }
