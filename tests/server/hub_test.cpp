@@ -25,7 +25,6 @@
 #include <future>
 #include <numeric>
 #include <sstream>
-#include <sys/wait.h>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -813,72 +812,3 @@ TEST_CASE("[measure] realtime clock: ticks done vs elapsed" * doctest::skip(true
   CHECK(skipped == 0);
 }
 
-namespace {
-
-// Runs a command through the shell; returns its exit status and output.
-int shell(const std::string& cmd, std::string& output) {
-  const auto out = temp_path("shell.txt");
-  const int rc = std::system((cmd + " > " + out.string() + " 2>&1").c_str());
-  std::stringstream ss;
-  ss << std::ifstream(out).rdbuf();
-  output = ss.str();
-  std::filesystem::remove(out);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-std::string scripts_dir() {
-  return std::string(EMOTE_SIM_SOURCE_DIR) + "/scripts";
-}
-
-} // namespace
-
-TEST_CASE("python: the client module and the crowd bot against a live server") {
-  if (std::system("python3 -c pass > /dev/null 2>&1") != 0) {
-    MESSAGE("python3 is not installed; skipped");
-    return;
-  }
-  for (const bool manual_clock : {true, false}) {
-    CAPTURE(manual_clock);
-    server_fixture f(manual_clock ? manual() : hub_settings{});
-    const std::string addr = f.tcp_addr.text();
-    std::string out;
-    const std::string client_check = R"(
-import sys; sys.path.insert(0, ")" + scripts_dir() +
-                                     R"(")
-from emote_sim_client import Client, EmoteSimError
-with Client(")" + addr + R"(", client="py-test") as c:
-    assert c.welcome["op"] == "welcome" and c.welcome["emotes"] == 1
-    c.subscribe(events=["playback."])
-    c.join("alice", position=[0, 64, 0], yaw=0)
-    r = c.play("alice", "test:wave")
-    assert r == {"session": 1, "emote": "test:wave", "role": "solo"}, r
-    try:
-        c.play("alice", "nope:nothing")
-        raise SystemExit("expected an error")
-    except EmoteSimError as e:
-        assert e.code == "unknown_emote", e.code
-    c.send("emote.stop", player="ghost")
-    if c.manual_clock:
-        assert c.step(3) == 3
-    events = [(t, e["type"]) for t, e in c.events(timeout=1)]
-    assert "playback.started" in [t for _, t in events], events
-    assert [e["error"]["code"] for e in c.errors()] == ["not_playing"]
-    assert c.list_emotes()[0]["id"] == "test:wave"
-    assert "players" in c.state()
-print("client ok")
-)";
-    std::ofstream(temp_path("client_check.py")) << client_check;
-    CHECK_MESSAGE(shell("python3 " + temp_path("client_check.py").string(), out) == 0, out);
-    CHECK(out.find("client ok") != std::string::npos);
-    CHECK_MESSAGE(shell("python3 " + scripts_dir() + "/bot_crowd.py --connect " + addr +
-                            " --players 6 --seconds 2 --rate 0.5 --seed 1",
-                        out) == 0,
-                  out);
-    CHECK(out.find("plays accepted: ") != std::string::npos);
-    CHECK(out.find("plays accepted: 0\n") == std::string::npos);
-    // The handshake bot needs a two-player emote, which this server does not have.
-    CHECK(shell("python3 " + scripts_dir() + "/bot_handshake.py --connect " + addr, out) == 1);
-    CHECK(out.find("no two-player emote") != std::string::npos);
-    std::filesystem::remove(temp_path("client_check.py"));
-  }
-}

@@ -334,8 +334,8 @@ TEST_CASE("[engine] python: the client's packet helpers on a viewer's frames") {
   engine_server s;
   const std::string addr = s.server->bound()[0].text();
   const std::string script = std::string(R"(
-import sys; sys.path.insert(0, ")") + EMOTE_SIM_SOURCE_DIR + R"(/scripts")
-from emote_sim_client import Client, viewer_packets, packet_id
+import sys; sys.path.insert(0, ")") + EMOTE_SIM_SOURCE_DIR + R"(/clients/python")
+from emote_sim import Client, viewer_packets, packet_id
 with Client(")" + addr + R"(", client="py-packets") as c:
     c.subscribe(packets=True)
     c.join("alice", position=[0, 64, 0], protocol=769, entity_id=42)

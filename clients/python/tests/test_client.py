@@ -1,0 +1,354 @@
+"""The Python client against the real server (docs/guide/bots.md): every op, every error code a
+client can provoke as a typed error, waiting on both clocks, handlers, the players filter,
+reconnecting after a restart, and the asyncio flavour. Run: python3 -m unittest discover -s
+clients/python/tests (CTest: client.python)."""
+
+import asyncio
+import json
+import os
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from emote_sim import (ERROR_CODES, Client, ConnectionClosed, EmoteSimError,  # noqa: E402
+                       packet_id, viewer_packets)
+from emote_sim import aio  # noqa: E402
+from server import Server  # noqa: E402
+
+# A runtime emote: the sample wave, played once under another id.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "config",
+                       "emotes", "wave", "sample.wave.json")) as f:
+    EXTRA_EMOTE = json.load(f)
+EXTRA_EMOTE["id"] = "test:blink"
+EXTRA_EMOTE["settings"]["cooldown"] = "0t"
+EXTRA_EMOTE["settings"]["playback"] = {"mode": "once", "loop_delay": "0t"}
+
+
+class ManualClock(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server("manual")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def client(self, address=None, **kw):
+        c = Client(address or self.server.tcp, client="py-test", **kw)
+        self.addCleanup(c.close)
+        return c
+
+    def test_every_op(self):
+        c = self.client(self.server.unix)
+        self.assertTrue(c.manual_clock)
+        self.assertEqual(c.ping()["ok"], True)
+        self.assertEqual(c.subscribe(events=["playback."], players="own")["ok"], True)
+        p = c.players.join("op-alice", position=[0, 64, 0], yaw=0, protocol=769, entity_id=7)
+        self.assertEqual(c.players.names(), ["op-alice"])
+        self.assertEqual(p.update(yaw=90)["ok"], True)
+        ids = [e["id"] for e in c.list_emotes()]
+        self.assertIn("sample:wave", ids)
+        self.assertEqual(c.info("sample:handshake")["two_player"], True)
+        self.assertEqual(c.register(EXTRA_EMOTE), "test:blink")
+        r = p.play("test:blink")
+        self.assertEqual(r, {"session": r["session"], "emote": "test:blink", "role": "solo"})
+        self.assertEqual(p.wait_for("playback.stopped", ticks=30)["reason"], "FINISHED")
+        p.play("sample:wave")
+        self.assertEqual(p.stop()["ok"], True)
+        self.assertEqual(p.event("jump")["ok"], True)
+        self.assertEqual(c.cooldown_clear("op-alice"), 1)
+        self.assertEqual(c.world_blocks([{"at": [0, 70, 0], "block": "solid"}]), 1)
+        self.assertEqual(c.world_clear(), 1)
+        self.assertEqual(c.resync(["op-alice"]), 1)
+        self.assertEqual(c.state("op-alice")["players"][0]["player"], "op-alice")
+        self.assertEqual(c.unregister("test:blink")["ok"], True)
+        self.assertGreaterEqual(c.reload()["loaded"], 10)
+        before = c.tick
+        self.assertEqual(c.step(3), before + 3)
+        self.assertEqual(p.leave()["ok"], True)
+        self.assertEqual(len(c.players), 0)
+
+    def test_stop_all(self):
+        # Only on a server of its own: it stops everyone's emotes.
+        c = self.client()
+        c.players.join("sa-1", position=[100, 64, 0]).play("sample:wave")
+        self.assertGreaterEqual(c.stop_all(), 1)
+        c.leave("sa-1")
+
+    def test_error_codes_as_typed_errors(self):
+        c = self.client()
+        obs = self.client(role="observer")
+        seen = set()
+
+        def expect(code, fn, path=None):
+            with self.assertRaises(EmoteSimError) as cm:
+                fn()
+            self.assertEqual(cm.exception.code, code)
+            if path is not None:
+                self.assertEqual(cm.exception.path, path)
+            seen.add(code)
+
+        expect("unknown_op", lambda: c.request("nope"))
+        expect("bad_request", lambda: c.request("player.join", player="x"), "$.position")
+        c.send_raw('{"op":"player.update","id":"big","player":"x","yaw":1e400}')
+        self.assertEqual(c.wait_reply("big")["error"]["path"], "$.yaw")
+        expect("forbidden", lambda: obs.request("player.join", player="x", position=[0, 0, 0]))
+        expect("unknown_player", lambda: c.play("nobody", "sample:wave"))
+        c.players.join("err-a", position=[200, 64, 0])
+        expect("player_exists", lambda: c.join("err-a", position=[0, 64, 0]))
+        expect("unknown_emote", lambda: c.play("err-a", "nope:nothing"))
+        expect("not_standalone", lambda: c.play("err-a", "sample:sit_down"))
+        expect("not_playing", lambda: c.stop("err-a"))
+        c.play("err-a", "sample:wave")
+        with self.assertRaises(EmoteSimError) as cm:
+            c.play("err-a", "sample:wave")
+        self.assertEqual(cm.exception.code, "cooldown")
+        self.assertGreater(cm.exception.remaining_ticks, 0)
+        seen.add("cooldown")
+        c.players.join("err-np", position=[210, 64, 0], permissions={"emote.default": False})
+        expect("no_permission", lambda: c.play("err-np", "sample:wave"))
+        # Failures of requests without an id: the 'reply.error' handler and errors().
+        got = []
+        c.on("reply.error", got.append)
+        c.send_raw("{not json")
+        c.send("emote.stop", player="err-np")
+        c.ping()
+        self.assertEqual([e.code for e in got], ["bad_json", "not_playing"])
+        self.assertEqual([e["error"]["code"] for e in c.errors()], ["bad_json", "not_playing"])
+        seen.add("bad_json")
+        self.assertTrue(seen <= set(ERROR_CODES))
+
+    def test_wait_ticks_and_wait_for_on_a_manual_clock(self):
+        c = self.client()
+        start = c.ping()["tick"]
+        self.assertEqual(c.wait_ticks(5), start + 5)
+        c.subscribe(events=["playback."], players="own")
+        p = c.players.join("wt-a", position=[300, 64, 0])
+        p.play("sample:wave")
+        p.update(position=[302, 64, 0])
+        # The poll in this very tick stops it: the client steps the clock until the event.
+        self.assertEqual(p.wait_for("playback.stopped", ticks=3)["reason"], "MOVED")
+        t = c.tick
+        with self.assertRaises(TimeoutError):
+            c.wait_for("playback.started", ticks=4)
+        self.assertEqual(c.tick, t + 4)
+        with self.assertRaises(TimeoutError):
+            c.wait_for("playback.started", timeout=0.2)
+        p.leave()
+
+    def test_handlers_and_frames(self):
+        c = self.client()
+        c.subscribe(events=["playback.", "display.spawn"], players="own")
+        p = c.players.join("h-a", position=[400, 64, 0])
+        started, spawns, mine = [], [], []
+        off = c.on("playback.started", started.append)
+        c.on("display.", spawns.append)
+        p.on("playback.", mine.append)
+        p.play("sample:wave")
+        c.step(1)
+        c.poll(0.1)
+        self.assertEqual([e["player"] for e in started], ["h-a"])
+        self.assertEqual(len(spawns), 6)
+        off()
+        p.stop()
+        p.play("sample:wave", bypass=True)
+        c.step(1)
+        c.poll(0.1)
+        self.assertEqual(len(started), 1)  # removed
+        self.assertEqual([e["type"] for e in mine],
+                         ["playback.started", "playback.stopped", "playback.started"])
+        frames = list(c.frames(timeout=0.1))
+        self.assertTrue(frames and all("tick" in f for f in frames))
+        p.leave()
+
+    def test_players_filter_keeps_bots_apart(self):
+        one, two = self.client(), self.client()
+        one.subscribe(events=["playback."], players="own")
+        two.subscribe(events=["playback."], players="own")
+        a = one.players.join("pf-one", position=[500, 64, 0])
+        b = two.players.join("pf-two", position=[510, 64, 0])
+        a.play("sample:wave")
+        b.play("sample:wave")
+        one.step(2)
+        two.ping()
+        ones = [e["player"] for _, e in one.events(timeout=0.2)]
+        twos = [e["player"] for _, e in two.events(timeout=0.2)]
+        self.assertEqual(ones, ["pf-one"])
+        self.assertEqual(twos, ["pf-two"])
+        a.leave()
+        b.leave()
+
+    def test_viewer_packets(self):
+        c = self.client()
+        c.subscribe(packets=True, players=["vp-a"])
+        p = c.players.join("vp-a", position=[600, 64, 0], protocol=769, entity_id=42)
+        p.play("sample:wave")
+        c.step(2)
+        mine = [pk for f in c.frames(timeout=0.2) for pk in viewer_packets(f, "vp-a")]
+        self.assertTrue(mine)
+        self.assertTrue(all(proto == 769 for proto, _ in mine))
+        self.assertEqual(packet_id(mine[0][1]), 0x00)  # a spawn bundle opens
+        p.leave()
+
+    def test_asyncio_flavour(self):
+        async def run():
+            c = await aio.connect(self.server.unix, client="py-aio")
+            await c.subscribe(events=["playback."], players="own")
+            p = await c.players.join("aio-a", position=[700, 64, 0])
+            seen = []
+            c.on("playback.", seen.append)
+            await p.play("sample:wave")
+            self.assertEqual(await c.wait_ticks(2), c.tick)
+            await p.update(position=[702, 64, 0])
+            stopped = await p.wait_for("playback.stopped", ticks=3)
+            self.assertEqual(stopped["reason"], "MOVED")
+            self.assertEqual([e["type"] for e in seen], ["playback.started", "playback.stopped"])
+            frames = [f async for f in c.frames(timeout=0.1)]
+            self.assertEqual(len(frames), 2)
+            with self.assertRaises(EmoteSimError) as cm:
+                await c.play("aio-a", "nope:x")
+            self.assertEqual(cm.exception.code, "unknown_emote")
+            await p.leave()
+            await c.close()
+        asyncio.run(run())
+
+
+class StrictRealtime(unittest.TestCase):
+    """A realtime server with a controller token, small limits, a disabled emote, stop-mode
+    cooldowns and room for one wave's displays."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server("realtime", ["--auth-controller-token", "s3cret",
+                                         "--limits-max-line-bytes", "4096",
+                                         "--disabled", "sample:sit",
+                                         "--cooldown-mode", "stop",
+                                         "--max-active-display-entities", "6"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def client(self, **kw):
+        kw.setdefault("token", "s3cret")
+        c = Client(self.server.tcp, client="py-test", **kw)
+        self.addCleanup(c.close)
+        return c
+
+    def test_hello_errors(self):
+        for kw, code in (({"token": None}, "unauthorized"), ({"token": "wrong"}, "unauthorized"),
+                         ({"protocol": 2}, "unsupported_protocol")):
+            with self.assertRaises(EmoteSimError) as cm:
+                Client(self.server.tcp, **kw)
+            self.assertEqual(cm.exception.code, code)
+        Client(self.server.tcp, role="observer").close()  # no observer token set
+
+    def test_limits_and_rules(self):
+        c = self.client()
+        got = []
+        c.on("reply.error", got.append)
+        c.send_raw('{"op":"ping","pad":"' + "x" * 5000 + '"}')
+        c.ping()
+        self.assertEqual([e.code for e in got], ["line_too_long"])
+        with self.assertRaises(EmoteSimError) as cm:
+            c.step(1)
+        self.assertEqual(cm.exception.code, "clock_not_manual")
+        a = c.players.join("st-a", position=[0, 64, 0])
+        b = c.players.join("st-b", position=[50, 64, 0])
+        for fn, code in ((lambda: a.play("sample:sit"), "disabled"),):
+            with self.assertRaises(EmoteSimError) as cm:
+                fn()
+            self.assertEqual(cm.exception.code, code)
+        a.play("sample:wave")
+        with self.assertRaises(EmoteSimError) as cm:
+            a.play("sample:wave")
+        self.assertEqual(cm.exception.code, "already_playing")
+        with self.assertRaises(EmoteSimError) as cm:
+            b.play("sample:wave")
+        self.assertEqual(cm.exception.code, "display_limit")
+        a.stop()
+        a.leave()
+        b.leave()
+
+    def test_wait_ticks_and_wait_for_on_a_realtime_clock(self):
+        c = self.client()
+        start = c.ping()["tick"]
+        t0 = time.monotonic()
+        now = c.wait_ticks(10)
+        elapsed = time.monotonic() - t0
+        self.assertGreaterEqual(now, start + 10)
+        self.assertGreaterEqual(elapsed, 0.35)
+        self.assertLess(elapsed, 3.0)
+        c.subscribe(events=["playback."], players="own")
+        p = c.players.join("rt-a", position=[100, 64, 0])
+        p.play("sample:wave")
+        p.update(position=[102, 64, 0])
+        self.assertEqual(p.wait_for("playback.stopped", ticks=20)["reason"], "MOVED")
+        before = c.ping()["tick"]
+        with self.assertRaises(TimeoutError):
+            p.wait_for("playback.started", ticks=6)
+        self.assertGreaterEqual(c.tick, before + 6)
+        p.leave()
+
+
+    def test_asyncio_on_a_realtime_clock(self):
+        async def run():
+            c = await aio.connect(self.server.tcp, token="s3cret")
+            await c.subscribe(events=["playback."], players="own")
+            p = await c.players.join("rt-aio", position=[150, 64, 0])
+            await p.play("sample:wave")
+            start = c.tick
+            self.assertGreaterEqual(await c.wait_ticks(4), start + 4)
+            await p.update(position=[152, 64, 0])
+            # The stop may come in the same read as the update's reply: still seen.
+            self.assertEqual((await p.wait_for("playback.stopped", ticks=20))["reason"], "MOVED")
+            with self.assertRaises(TimeoutError):
+                await p.wait_for("playback.stopped", ticks=4)  # returned once only
+            await p.leave()
+            await c.close()
+        asyncio.run(run())
+
+
+class Reconnect(unittest.TestCase):
+    def test_reconnect_after_the_server_restarts(self):
+        s = Server("manual")
+        self.addCleanup(s.stop)
+        c = Client(s.unix, reconnect=True, backoff=(0.02, 0.2), reconnect_timeout=20)
+        self.addCleanup(c.close)
+        reconnects = []
+        c.on("reconnect", reconnects.append)
+        c.subscribe(events=["playback."], players="own")
+        c.players.join("rc-a", position=[0, 64, 0])
+        c.step(5)
+        s.restart()
+        try:
+            tick = c.ping()["tick"]  # reconnects when the send finds the connection gone
+        except ConnectionClosed:
+            tick = c.ping()["tick"]  # the request was lost with the old connection
+        self.assertEqual(tick, 0)  # a new server, from tick 0
+        self.assertEqual(len(reconnects), 1)
+        self.assertEqual(c.players.names(), [])  # the server forgot them
+        p = c.players.join("rc-a", position=[0, 64, 0])  # subscribed again, filter included
+        p.play("sample:wave")
+        self.assertEqual(p.wait_for("playback.started", ticks=2)["player"], "rc-a")
+
+    def test_asyncio_reconnect(self):
+        s = Server("manual")
+        self.addCleanup(s.stop)
+
+        async def run():
+            c = await aio.connect(s.unix, reconnect=True, backoff=(0.02, 0.2))
+            done = asyncio.Event()
+            c.on("reconnect", lambda w: done.set())
+            await c.subscribe(events=["playback."])
+            s.restart()
+            await asyncio.wait_for(done.wait(), 20)
+            self.assertEqual((await c.ping())["tick"], 0)
+            await c.close()
+        asyncio.run(run())
+
+
+if __name__ == "__main__":
+    unittest.main()
