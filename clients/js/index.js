@@ -22,6 +22,9 @@ export const ERROR_CODES = Object.freeze([
   'not_playing', 'clock_not_manual', 'shutting_down', 'internal'
 ])
 
+// How many frames waitFor looks back at most (see Client._recent).
+const RECENT_FRAMES = 256
+
 const SPECIAL = new Set(['reply.error', 'disconnect', 'reconnect', 'reconnect.failed', 'frame'])
 
 /** An error reply: `code` (one of ERROR_CODES), `path` (JSON path of the offending field, '' when
@@ -391,7 +394,10 @@ export class Client {
 
   _frame (frame) {
     const events = frame.events ?? []
-    if (frame.tick >= this._replyTick) this._recent.push(frame)
+    if (frame.tick >= this._replyTick) {
+      this._recent.push(frame)
+      if (this._recent.length > RECENT_FRAMES) this._recent.shift() // a client that never asks
+    }
     for (const e of events) this._sessions.feed(e)
     this._fire('frame', frame)
     for (const e of events) {

@@ -4,7 +4,8 @@
 
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
   connect, Client, ConnectionClosedError, EmoteSimError, ERROR_CODES, TimeoutError, packetId,
@@ -260,6 +261,25 @@ describe('a realtime server with a token and small limits', () => {
     assert.ok(c.tick >= before + 6)
     await p.leave()
   })
+})
+
+test('internal and shutting_down', async () => {
+  // internal: a reload whose content folder is gone (the running catalog stays).
+  const emotes = path.join(mkdtempSync(path.join(tmpdir(), 'emote-sim-js-')), 'emotes')
+  cpSync(path.join(ROOT, 'config', 'emotes'), emotes, { recursive: true })
+  const server = await startServer({ clock: 'manual', extra: ['--emotes', emotes] })
+  const c = await connect(server.tcp)
+  rmSync(emotes, { recursive: true })
+  await rejects(c.reload(), 'internal')
+  // shutting_down: a long clock.step cut short by SIGTERM (50 waving players make the 72000
+  // ticks take seconds; the signal comes after 200 ms).
+  for (let i = 0; i < 50; i++) await (await c.players.join(`sd-${i}`, { position: [i * 3, 64, 0] })).play('sample:wave')
+  const before = c.tick
+  setTimeout(() => server.proc.kill('SIGTERM'), 200)
+  const err = await rejects(c.step(72000), 'shutting_down')
+  assert.ok(err.reply.tick < before + 72000)
+  await c.close()
+  await server.dispose()
 })
 
 test('reconnect after the server restarts', async () => {

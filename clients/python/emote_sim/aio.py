@@ -35,6 +35,9 @@ from ._common import (DEFAULT_ADDRESS, ClientBase, ConnectionClosed, EmoteSimErr
 
 __all__ = ["connect", "AsyncClient", "AsyncPlayer"]
 
+# How many frames wait_for looks back at most (see AsyncClient._recent).
+RECENT_FRAMES = 256
+
 
 async def connect(address=DEFAULT_ADDRESS, **options):
     """Connect, say hello and return an AsyncClient (options as AsyncClient's)."""
@@ -223,6 +226,9 @@ class AsyncClient(ClientBase):
                 self._sessions.feed(e)
             if msg.get("tick", 0) >= self._reply_tick:
                 self._recent.append(msg)
+                if len(self._recent) > RECENT_FRAMES:  # a client that never asks
+                    dropped = self._recent.pop(0)
+                    self._taken -= {id(e) for e in dropped.get("events", ())}
             self._frames.append(msg)
             self._frame_ready.set()
             for e in events:

@@ -6,7 +6,11 @@ clients/python/tests (CTest: client.python)."""
 import asyncio
 import json
 import os
+import shutil
+import signal
 import sys
+import tempfile
+import threading
 import time
 import unittest
 
@@ -15,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from emote_sim import (ERROR_CODES, Client, ConnectionClosed, EmoteSimError,  # noqa: E402
                        packet_id, viewer_packets)
 from emote_sim import aio  # noqa: E402
-from server import Server  # noqa: E402
+from server import ROOT, Server  # noqa: E402
 
 # A runtime emote: the sample wave, played once under another id.
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "config",
@@ -309,6 +313,31 @@ class StrictRealtime(unittest.TestCase):
             await p.leave()
             await c.close()
         asyncio.run(run())
+
+
+class ServerSideFailures(unittest.TestCase):
+    def test_internal_and_shutting_down(self):
+        # internal: a reload whose content folder is gone (the running catalog stays).
+        emotes = os.path.join(tempfile.mkdtemp(prefix="emote-sim-py-"), "emotes")
+        shutil.copytree(os.path.join(ROOT, "config", "emotes"), emotes)
+        s = Server("manual", ["--emotes", emotes])
+        self.addCleanup(s.stop)
+        c = Client(s.tcp)
+        self.addCleanup(c.close)
+        shutil.rmtree(emotes)
+        with self.assertRaises(EmoteSimError) as cm:
+            c.reload()
+        self.assertEqual(cm.exception.code, "internal")
+        # shutting_down: a long clock.step cut short by SIGTERM (50 waving players make the
+        # 72000 ticks take seconds; the signal comes after 0.2 s).
+        for i in range(50):
+            c.players.join(f"sd-{i}", position=[i * 3.0, 64, 0]).play("sample:wave")
+        before = c.tick
+        threading.Timer(0.2, s.proc.send_signal, [signal.SIGTERM]).start()
+        with self.assertRaises(EmoteSimError) as cm:
+            c.step(72000)
+        self.assertEqual(cm.exception.code, "shutting_down")
+        self.assertLess(cm.exception.reply["tick"], before + 72000)
 
 
 class Reconnect(unittest.TestCase):
