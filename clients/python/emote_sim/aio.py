@@ -65,6 +65,13 @@ class AsyncPlayer(PlayerBase):
     async def wait_for(self, what, timeout=None, ticks=None):
         return await self.client.wait_for(self._selects(what), timeout, ticks)
 
+    async def frames(self, timeout=None):
+        """Like AsyncClient.frames, reduced to the events about this player."""
+        async for frame in self.client.frames(timeout):
+            events = [e for e in frame.get("events", ()) if self.about(e)]
+            if events:
+                yield dict(frame, events=events)
+
 
 class _AsyncPlayers(PlayersBase):
     async def join(self, player, position, keep_on_disconnect=False, **state):

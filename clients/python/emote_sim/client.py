@@ -64,6 +64,14 @@ class Player(PlayerBase):
         """Like Client.wait_for, for the events about this player."""
         return self.client.wait_for(self._selects(what), timeout, ticks)
 
+    def frames(self, timeout=None):
+        """Like Client.frames, reduced to the events about this player (frames without any are
+        skipped)."""
+        for frame in self.client.frames(timeout):
+            events = [e for e in frame.get("events", ()) if self.about(e)]
+            if events:
+                yield dict(frame, events=events)
+
 
 class _Players(PlayersBase):
     def join(self, player, position, keep_on_disconnect=False, **state):
