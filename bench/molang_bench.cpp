@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace {
@@ -37,14 +39,22 @@ void run_case(benchmark::State& state, const char* source, program_kind kind) {
   player.velocity = {0.1, 0, 0.2};
   emote::core::java_random rng(42);
   std::int64_t tick = 0;
+  std::uint64_t ops = 0;
   for (auto _ : state) {
     frame.anim_time = static_cast<double>(tick % 80) / 20.0;
     frame.anim_time_ticks = static_cast<double>(tick % 80);
     ++tick;
     const eval_result r = evaluate(*out.program, s, frame, &player, rng);
     benchmark::DoNotOptimize(r.value);
+    ops += r.ops;
   }
   state.SetItemsProcessed(state.iterations());
+  // Operations (molang.md §6) per evaluation and their cost: what the per-tick budgets of
+  // players.md §8.6 are worth in time.
+  state.counters["ops"] = benchmark::Counter(static_cast<double>(ops) /
+                                             static_cast<double>(std::max<std::int64_t>(1, state.iterations())));
+  state.counters["ns_per_op"] = benchmark::Counter(
+      static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void bm_wave_expression(benchmark::State& state) {
@@ -56,6 +66,22 @@ void bm_tick_program_10_statements(benchmark::State& state) {
   run_case(state, tick_program, program_kind::program);
 }
 BENCHMARK(bm_tick_program_10_statements);
+
+// The heavy-emote shape the per-tick budgets stop (players.md §8.6): nested loops of updates.
+void bm_loop_100k_iterations(benchmark::State& state) {
+  run_case(state, "t.x = 0; loop(100, { loop(1000, { t.x = t.x + 1; }); }); return t.x;",
+           program_kind::program);
+}
+BENCHMARK(bm_loop_100k_iterations);
+
+// The dearest operations: math functions and random draws in a loop.
+void bm_loop_math_heavy(benchmark::State& state) {
+  run_case(state,
+           "t.x = 1; loop(1000, { t.x = math.sin(t.x * 90) + math.pow(math.abs(t.x), 1.1) + "
+           "math.atan2(t.x, 2) + math.die_roll(1, 0, 1); }); return t.x;",
+           program_kind::program);
+}
+BENCHMARK(bm_loop_math_heavy);
 
 void bm_compile_tick_program(benchmark::State& state) {
   symbol_table symbols;

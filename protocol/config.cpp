@@ -455,6 +455,18 @@ const config_key table[] = {
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.engine.max_players);
         }),
+    row("limits.molang_session_tick_ops", config_type::integer, 0, std::int64_t{1} << 40,
+        "250000", "limits-molang-session-tick-ops", "EMOTE_SIM_LIMITS_MOLANG_SESSION_TICK_OPS",
+        "N", "Molang operations one session may run in one tick (0: unlimited)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.engine.molang_session_tick_ops);
+        }),
+    row("limits.molang_server_tick_ops", config_type::integer, 0, std::int64_t{1} << 40,
+        "2000000", "limits-molang-server-tick-ops", "EMOTE_SIM_LIMITS_MOLANG_SERVER_TICK_OPS",
+        "N", "Molang operations all sessions together may run in one tick (0: unlimited)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.engine.molang_server_tick_ops);
+        }),
     row("limits.max_connections", config_type::integer, 1, 1000000, "256", "limits-max-connections",
         "EMOTE_SIM_LIMITS_MAX_CONNECTIONS", "N", "client connections at once",
         [](const config_key& k, const config_value& v, server_config& c) {

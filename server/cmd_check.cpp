@@ -2,10 +2,13 @@
 // nothing, print every diagnostic and a summary (formats.md §1.3, protocol.md §9).
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
+#include "server/stress_common.hpp"
 
 #include "engine/content/loader.hpp"
 #include "engine/content/report.hpp"
+#include "engine/sim/engine.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -21,9 +24,13 @@ const cli_command& check_cli() {
     c.description =
         "Validate Animation and Sequence files (directories are searched for *.json). Several\n"
         "PATHs load as one content set. Exit status 1 when there is any error (with --strict\n"
-        "also any warning).\n";
+        "also any warning). Every emote with Molang gets its worst-case Molang operations per\n"
+        "tick, and a warning when they exceed the per-tick session budget (players.md §8.6).\n";
     c.options = {flag_option("json", "one JSON object per problem, then a summary object"),
-                 flag_option("strict", "warnings count as errors for the exit status")};
+                 flag_option("strict", "warnings count as errors for the exit status"),
+                 value_option("molang-budget", "N",
+                              "warn above N Molang operations per tick (default: the session "
+                              "budget, 250000; 0: never)")};
     c.min_operands = 1;
     return c;
   }();
@@ -39,13 +46,25 @@ int cmd_check(std::span<const std::string_view> argv) {
   const bool strict = parsed->has("strict");
   const std::vector<std::filesystem::path> roots(parsed->positional().begin(),
                                                  parsed->positional().end());
+  content::check_options options;
+  options.molang_tick_ops = sim::engine_config::default_molang_session_tick_ops;
+  if (const auto budget = parsed->value("molang-budget")) {
+    std::uint64_t n = 0;
+    if (!stress_common::parse_number(*budget, n)) {
+      std::fprintf(stderr, "check: --molang-budget: expected a whole number, got '%.*s'\n",
+                   static_cast<int>(budget->size()), budget->data());
+      return 2;
+    }
+    options.molang_tick_ops = n;
+  }
   const auto catalog = content::load_paths(roots);
-  const auto report =
-      json ? content::check_report_json(*catalog) : content::check_report_text(*catalog);
+  const auto report = json ? content::check_report_json(*catalog, options)
+                           : content::check_report_text(*catalog, options);
   std::fwrite(report.data(), 1, report.size(), stdout);
   std::fflush(stdout);
-  const std::size_t errors = catalog->error_count();
-  const std::size_t warnings = catalog->warning_count();
+  const content::check_findings findings = content::check_findings_of(*catalog, options);
+  const std::size_t errors = findings.errors;
+  const std::size_t warnings = findings.warnings;
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;
 }
 

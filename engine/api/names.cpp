@@ -12,10 +12,10 @@ constexpr core::enum_names<role, 3> role_names{{"solo", "initiator", "partner"}}
 constexpr core::enum_names<display_kind, 3> kind_names{{"item", "block", "text"}};
 constexpr core::enum_names<branch, 4> branch_names{{"main", "offer", "matched", "timeout"}};
 constexpr core::enum_names<block_kind, 3> block_names{{"passable", "solid", "water"}};
-constexpr core::enum_names<stop_reason, 16> reason_names{
+constexpr core::enum_names<stop_reason, 17> reason_names{
     {"MANUAL", "REPLACED", "FINISHED", "MOVED", "SUBMERGED", "PLAYER_UNAVAILABLE", "JUMPED",
      "MOUNTED", "DAMAGED", "ATTACKED", "GAME_MODE_CHANGED", "DISCONNECTED", "EMOTE_REMOVED",
-     "RELOAD", "SERVER_STOPPING", "ERROR"}};
+     "RELOAD", "SERVER_STOPPING", "ERROR", "MOLANG_BUDGET"}};
 constexpr core::enum_names<release_why, 5> why_names{
     {"recheck_failed", "restarted", "stopped", "disconnected", "session_ended"}};
 constexpr core::enum_names<player_event_kind, 7> event_kind_names{

@@ -58,6 +58,7 @@ enum class stop_reason : std::uint8_t {
   reload,
   server_stopping,
   error,
+  molang_budget, ///< (sim) over a per-tick Molang operation budget (players.md §8.6)
 };
 
 /// partner.released causes (players.md §7.5).

@@ -3,17 +3,35 @@
 
 #include "engine/content/model.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace emote::content {
 
-/// One `<file>:<line>:<col>: <severity>: <path>: <message>` line per diagnostic, then
+struct check_options {
+  /// Warn when an emote's worst-case Molang operations per tick (cost.hpp) exceed this
+  /// (players.md §8.6; 0: never). `emote-sim check` passes the engine's session budget.
+  std::uint64_t molang_tick_ops = 0;
+};
+
+/// What `check` found: the catalog's diagnostics, then one warning per emote over the Molang
+/// threshold (in catalog order).
+struct check_findings {
+  core::diagnostics diagnostics;
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+};
+check_findings check_findings_of(const catalog& c, const check_options& options);
+
+/// One `<file>:<line>:<col>: <severity>: <path>: <message>` line per diagnostic, one
+/// `molang: <id>: at most <n> operations per tick` line per emote with Molang, then
 /// `check: <a> animations, <s> sequences loaded; <e> errors, <w> warnings`.
-std::string check_report_text(const catalog& c);
+std::string check_report_text(const catalog& c, const check_options& options = {});
 
 /// One JSON object per diagnostic
-/// (`{"file","line","column","severity","path","message"}`), then
+/// (`{"file","line","column","severity","path","message"}`), one
+/// `{"emote","molang_ops_per_tick"}` per emote with Molang (null: unbounded), then
 /// `{"summary":{"files","animations","sequences","errors","warnings"}}`, one per line.
-std::string check_report_json(const catalog& c);
+std::string check_report_json(const catalog& c, const check_options& options = {});
 
 } // namespace emote::content

@@ -2,6 +2,7 @@
 
 #include "engine/core/utf8.hpp"
 #include "engine/molang/checks.hpp"
+#include "engine/molang/cost.hpp"
 #include "engine/molang/lexer.hpp"
 #include "engine/molang/lowering.hpp"
 #include "engine/molang/parser.hpp"
@@ -43,7 +44,7 @@ compile_output compile(std::string_view source, program_kind kind, symbol_table&
   if (options.warnings) {
     out.warnings = collect_warnings(parsed, tokens, kind, symbols, options);
   }
-  out.program = lower(parsed.tree, kind, symbols);
+  out.program = lower(parsed.tree, kind, symbols, operation_bound(parsed.tree, symbols));
   return out;
 }
 

@@ -26,7 +26,8 @@ constexpr std::uint32_t all_arguments = 0xFFFFFFFFu;
 class executor {
 public:
   static eval_result evaluate(const program& code, session& s, const frame_queries& frame,
-                              const player_view* player, core::java_random& rng) {
+                              const player_view* player, core::java_random& rng,
+                              std::uint64_t op_limit) {
     if (&code.symbols() != s.symbols_) {
       s.reset(code.symbols()); // another Animation's names: a new Molang session
     }
@@ -35,11 +36,12 @@ public:
       s.begin_frame(); // initialize and tick always follow the host setting the queries
     }
     s.eval_gen_ = ++s.counter_;
-    return executor(s, frame, player, rng).run(code);
+    return executor(s, frame, player, rng, op_limit).run(code);
   }
 
-  executor(session& s, const frame_queries& fq, const player_view* player, core::java_random& rng)
-      : s_(s), syms_(*s.symbols_), fq_(fq), player_(player), rng_(rng) {
+  executor(session& s, const frame_queries& fq, const player_view* player, core::java_random& rng,
+           std::uint64_t op_limit)
+      : s_(s), syms_(*s.symbols_), fq_(fq), player_(player), rng_(rng), op_limit_(op_limit) {
     budget_.limit = iteration_budget;
   }
 
@@ -47,11 +49,17 @@ public:
     frame top;
     value last = value::of(0.0);
     sp_ = 0;
-    if (!run_unit(p, 0, top, &last)) {
+    const bool ok = run_unit(p, 0, top, &last);
+    const std::uint64_t ops = ops_ + budget_.used;
+    if (ops > op_limit_) {
       sp_ = 0;
-      return {0.0, eval_status::budget_exceeded};
+      return {0.0, eval_status::op_limit_exceeded, ops};
     }
-    return {to_number(top.has_ret ? top.ret : last), eval_status::ok};
+    if (!ok) {
+      sp_ = 0;
+      return {0.0, eval_status::budget_exceeded, ops};
+    }
+    return {to_number(top.has_ret ? top.ret : last), eval_status::ok, ops};
   }
 
 private:
@@ -428,6 +436,10 @@ private:
     const auto nested = [&] { sp_ = sp; };
     const auto refresh = [&] { st = s_.stack_.data(); };
     while (true) {
+      // Operations (molang.md §6): every instruction, plus the iterations and draws budget_ counts.
+      if (++ops_ + budget_.used > op_limit_) {
+        return false;
+      }
       const instr& in = code[pc++];
       switch (in.op) {
       case opcode::push_number:
@@ -675,6 +687,8 @@ private:
   const player_view* player_;
   core::java_random& rng_;
   draw_budget budget_;
+  std::uint64_t op_limit_;
+  std::uint64_t ops_ = 0; ///< instructions executed
   std::uint64_t invocations_ = 0;
   int depth_ = 0;
   std::size_t sp_ = 0; ///< stack top handed to a nested unit
@@ -683,8 +697,8 @@ private:
 } // namespace detail
 
 eval_result evaluate(const program& code, session& s, const frame_queries& frame,
-                     const player_view* player, core::java_random& rng) {
-  return detail::executor::evaluate(code, s, frame, player, rng);
+                     const player_view* player, core::java_random& rng, std::uint64_t op_limit) {
+  return detail::executor::evaluate(code, s, frame, player, rng, op_limit);
 }
 
 } // namespace emote::molang

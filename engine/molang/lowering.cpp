@@ -66,7 +66,7 @@ class lowerer {
 public:
   lowerer(const ast& tree, const symbol_table& symbols) : tree_(tree), syms_(symbols) {}
 
-  std::shared_ptr<const program> run(program_kind kind) {
+  std::shared_ptr<const program> run(program_kind kind, std::uint64_t op_bound) {
     std::vector<std::int32_t> roots(tree_.items.begin() + tree_.root_first,
                                     tree_.items.begin() + tree_.root_first + tree_.root_count);
     pending_units_.push_back({-1});
@@ -82,7 +82,8 @@ public:
         emit_unit(u, stmts, false);
       }
     }
-    return std::make_shared<const program>(kind, syms_, std::move(code_), std::move(units_));
+    return std::make_shared<const program>(kind, syms_, std::move(code_), std::move(units_),
+                                           op_bound);
   }
 
 private:
@@ -503,8 +504,8 @@ private:
 } // namespace
 
 std::shared_ptr<const program> lower(const ast& tree, program_kind kind,
-                                     const symbol_table& symbols) {
-  return lowerer(tree, symbols).run(kind);
+                                     const symbol_table& symbols, std::uint64_t op_bound) {
+  return lowerer(tree, symbols).run(kind, op_bound);
 }
 
 } // namespace emote::molang

@@ -8,7 +8,8 @@
 
 namespace emote::molang {
 
+/// `op_bound`: the program's operation bound (cost.hpp), kept with it.
 std::shared_ptr<const program> lower(const ast& tree, program_kind kind,
-                                     const symbol_table& symbols);
+                                     const symbol_table& symbols, std::uint64_t op_bound);
 
 } // namespace emote::molang

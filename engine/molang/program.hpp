@@ -79,19 +79,23 @@ enum class store : std::uint8_t { variable, query, temp, math };
 class program {
 public:
   program(program_kind kind, const symbol_table& symbols, std::vector<instr> code,
-          std::vector<code_unit> units)
-      : kind_(kind), symbols_(&symbols), code_(std::move(code)), units_(std::move(units)) {}
+          std::vector<code_unit> units, std::uint64_t op_bound = ~std::uint64_t{0})
+      : kind_(kind), symbols_(&symbols), code_(std::move(code)), units_(std::move(units)),
+        op_bound_(op_bound) {}
 
   [[nodiscard]] program_kind kind() const noexcept { return kind_; }
   [[nodiscard]] const symbol_table& symbols() const noexcept { return *symbols_; }
   [[nodiscard]] const std::vector<instr>& code() const noexcept { return code_; }
   [[nodiscard]] const std::vector<code_unit>& units() const noexcept { return units_; }
+  /// At least the operations (molang.md §6) of any one evaluation; ~0: no bound (cost.hpp).
+  [[nodiscard]] std::uint64_t op_bound() const noexcept { return op_bound_; }
 
 private:
   program_kind kind_;
   const symbol_table* symbols_;
   std::vector<instr> code_;
   std::vector<code_unit> units_;
+  std::uint64_t op_bound_;
 };
 
 } // namespace emote::molang

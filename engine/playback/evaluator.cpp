@@ -60,7 +60,7 @@ bool evaluator::run(const content::program_ptr& p, const eval_env& env, double& 
   if (!p || env.rng == nullptr) {
     return false;
   }
-  if (!molang_.run(*p, queries_, env.player, *env.rng, out)) {
+  if (!molang_.run(*p, queries_, env.player, *env.rng, out, env.budget)) {
     return false;
   }
   // Molang normalises every number; anything else is an internal failure (playback.md §2.8).

@@ -19,11 +19,12 @@
 
 namespace emote::playback {
 
-/// What an evaluation reads from outside: the initiator's Molang view (null: no player) and the
-/// session generator G.
+/// What an evaluation reads from outside: the initiator's Molang view (null: no player), the
+/// session generator G and the per-tick operation budgets (null: none).
 struct eval_env {
   const molang::player_view* player = nullptr;
   core::java_random* rng = nullptr;
+  op_budget* budget = nullptr;
 };
 
 class evaluator {

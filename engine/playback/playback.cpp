@@ -411,13 +411,22 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
   return ok;
 }
 
+eval_env playback::env_for(const tick_context& ctx) noexcept {
+  if (ctx.tick != ops_tick_) {
+    ops_tick_ = ctx.tick;
+    ops_.session_left = ctx.session_tick_ops;
+  }
+  ops_.server_left = ctx.server_ops_left;
+  return eval_env{ctx.player, &session_rng_, &ops_};
+}
+
 bool playback::begin_cycle(std::int64_t t0, std::int32_t loop_count, tick_context& ctx) {
   evaluator& ev = evaluator_for(0);
   cycle_ = &ev;
   t_ = t0;
   loop_count_ = loop_count;
   event_cursor_ = 0;
-  const eval_env env{ctx.player, &session_rng_};
+  const eval_env env = env_for(ctx);
   if (!ev.begin(t0, loop_count, env)) {
     return false;
   }
@@ -531,7 +540,7 @@ void playback::advance_animation(tick_context& ctx) {
   const std::int64_t d = a.duration.count();
   const auto interp = static_cast<std::int32_t>(std::min<std::int64_t>(
       a.settings.display_interpolation.count(), std::numeric_limits<std::int32_t>::max()));
-  const eval_env env{ctx.player, &session_rng_};
+  const eval_env env = env_for(ctx);
   const auto evaluate_next = [&]() -> bool {
     ++t_;
     if (!cycle_->advance_to(t_, env)) {
@@ -613,7 +622,7 @@ void playback::pull_next_segment() {
 }
 
 bool playback::step(std::int64_t T, tick_context& ctx) {
-  const eval_env env{ctx.player, &session_rng_};
+  const eval_env env = env_for(ctx);
   if (next_ && next_->t_start == T) {
     const segment s = *next_;
     active_ = s;
@@ -664,7 +673,7 @@ bool playback::enter(const segment& s, std::int64_t T, tick_context& ctx) {
   evaluator& ev = evaluator_for(s.animation);
   segment_eval_ = &ev;
   event_cursor_ = 0;
-  const eval_env env{ctx.player, &session_rng_};
+  const eval_env env = env_for(ctx);
   if (!ev.begin(0, 0, env)) {
     return false;
   }

@@ -65,6 +65,10 @@ struct tick_context {
   api::tick_number tick = 0;
   const molang::player_view* player = nullptr; ///< the initiator's Molang view; null: no player
   std::vector<api::event>* commands = nullptr; ///< command and callback records go here
+  /// players.md §8.6: Molang operations a session may execute in one tick, and what the server
+  /// has left in this tick (null: no server budget).
+  std::uint64_t session_tick_ops = molang::unlimited_ops;
+  std::uint64_t* server_ops_left = nullptr;
 };
 
 class playback {
@@ -85,8 +89,15 @@ public:
   [[nodiscard]] bool started() const noexcept { return started_; }
   /// The playback reached its end this tick (once, compiled Sequence, branch): stop FINISHED.
   [[nodiscard]] bool finished() const noexcept { return finished_; }
-  /// A run-time failure (playback.md §2.8): stop with ERROR.
+  /// A run-time failure (playback.md §2.8): stop with failure_reason().
   [[nodiscard]] bool failed() const noexcept { return failed_; }
+  /// Why a failed playback stops: MOLANG_BUDGET when an evaluation ran out of this tick's
+  /// operations (players.md §8.6), else ERROR.
+  [[nodiscard]] api::stop_reason failure_reason() const noexcept {
+    return ops_.exhausted ? api::stop_reason::molang_budget : api::stop_reason::error;
+  }
+  /// Whether the operations that ran out were the server's (players.md §8.6).
+  [[nodiscard]] bool server_budget_exhausted() const noexcept { return ops_.by_server; }
   [[nodiscard]] bool stopped() const noexcept { return stopped_; }
   /// Two-player: the offer's last pose was applied (tick S + D_offer); phase 4 decides.
   [[nodiscard]] bool offer_complete() const noexcept { return offer_complete_; }
@@ -181,10 +192,14 @@ private:
   [[nodiscard]] std::int32_t teleport_duration() const noexcept;
   int_source& draws() noexcept;
   void fail() noexcept { failed_ = true; }
+  /// The evaluation environment of this tick (the budgets start afresh in a new tick).
+  eval_env env_for(const tick_context& ctx) noexcept;
 
   std::shared_ptr<const prepared_emote> emote_;
   start_info info_;
   core::java_random session_rng_;
+  op_budget ops_;                     ///< this tick's operation budgets
+  api::tick_number ops_tick_ = -1;    ///< the tick ops_ belongs to
   java_int_source selection_;
   int_source* selection_override_ = nullptr;
 

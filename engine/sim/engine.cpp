@@ -126,6 +126,8 @@ struct engine::impl final : rules::idle_host {
   /// players.md §9 records in the order they arose.
   std::vector<api::event> records;
   bool open = false;
+  /// players.md §8.6: Molang operations all sessions may still execute in this tick.
+  std::uint64_t server_ops_left = 0;
 
   // =============================================================================================
   // content
@@ -148,10 +150,15 @@ struct engine::impl final : rules::idle_host {
     out.tick = now;
     out.events.clear();
     records.clear();
+    server_ops_left = config.molang_server_tick_ops;
   }
 
   playback::tick_context context_for(const session& s) {
-    return playback::tick_context{now, view_for(s.initiator.player), &out.events};
+    return playback::tick_context{
+        now, view_for(s.initiator.player), &out.events,
+        config.molang_session_tick_ops == 0 ? molang::unlimited_ops
+                                            : config.molang_session_tick_ops,
+        config.molang_server_tick_ops == 0 ? nullptr : &server_ops_left};
   }
 
   // =============================================================================================
@@ -403,7 +410,7 @@ struct engine::impl final : rules::idle_host {
     records.emplace_back(
         api::ev_playback_started{s.id, s.partner->player, s.emote, api::role::partner});
     if (!ok) {
-      stop(s, stop_reason::error);
+      stop(s, s.pb->failure_reason());
     }
   }
 
@@ -412,7 +419,7 @@ struct engine::impl final : rules::idle_host {
     records.emplace_back(api::ev_partner_timeout{s.id, s.initiator.player});
     playback::tick_context ctx = context_for(s);
     if (!s.pb->start_branch(api::branch::timeout, ctx)) {
-      stop(s, stop_reason::error);
+      stop(s, s.pb->failure_reason());
     }
   }
 
@@ -571,7 +578,7 @@ struct engine::impl final : rules::idle_host {
         cooldowns.release(player.id, id);
       }
       s.initiator.tracked = false;
-      stop(s, stop_reason::error);
+      stop(s, s.pb->failure_reason());
       return error_reply(rules::play_error(api::error_code::internal));
     }
     s.initiator.was_invisible = rules::capture_was_invisible(chain, player.invisible);
@@ -776,7 +783,7 @@ struct engine::impl final : rules::idle_host {
       pb.release_deferred_visibility(ctx);
       pb.advance(ctx);
       if (pb.failed()) {
-        stop(*s, stop_reason::error);
+        stop(*s, pb.failure_reason());
       } else if (pb.finished()) {
         stop(*s, stop_reason::finished);
       }

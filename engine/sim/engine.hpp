@@ -54,6 +54,13 @@ struct engine_config {
   /// Bytes of baked per-tick poses for Molang-free node chains (playback::library). 0 evaluates
   /// every pose each tick; the frames are the same byte for byte either way.
   std::size_t bake_budget = std::size_t{64} << 20;
+  /// players.md §8.6: Molang operations one session may execute in one tick, and all sessions
+  /// together (0 = unlimited). Counted, not timed: a replay stops the same sessions.
+  std::uint64_t molang_session_tick_ops = default_molang_session_tick_ops;
+  std::uint64_t molang_server_tick_ops = default_molang_server_tick_ops;
+
+  static constexpr std::uint64_t default_molang_session_tick_ops = 250'000;
+  static constexpr std::uint64_t default_molang_server_tick_ops = 2'000'000;
 
   static std::vector<access_rule> default_permissions();
 };

@@ -35,7 +35,7 @@ void check_round_trip() {
 } // namespace
 
 TEST_CASE("core counts the enumerators of an enumeration") {
-  static_assert(enumerator_count<stop_reason>() == 16);
+  static_assert(enumerator_count<stop_reason>() == 17);
   static_assert(enumerator_count<error_code>() == 20);
   static_assert(enumerator_count<game_mode>() == 4);
   static_assert(enumerator_count<emote::content::item_display_context>() == 10);
