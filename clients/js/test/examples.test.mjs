@@ -4,7 +4,7 @@
 
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -39,6 +39,25 @@ for (const clock of ['manual', 'realtime']) {
     })
   })
 }
+
+test('a server that goes away is explained', async () => {
+  const server = await startServer({ clock: 'realtime' })
+  try {
+    const child = spawn(process.execPath, [path.join(examples, 'crowd.mjs'), '--connect', server.tcp, '--players', '4', '--seconds', '30'])
+    let stdout = ''
+    let stderr = ''
+    child.stderr.on('data', (d) => { stderr += d })
+    const exited = new Promise((resolve) => child.on('exit', resolve))
+    await new Promise((resolve) => child.stdout.on('data', (d) => { stdout += d; if (stdout.includes('connected')) resolve() }))
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await server.stop()
+    assert.equal(await exited, 1, stdout + stderr)
+    assert.match(stderr, /lost the connection to the server/)
+    assert.doesNotMatch(stderr, /at .*\.mjs:\d+/) // no stack trace
+  } finally {
+    await server.dispose()
+  }
+})
 
 test('a taken name and a missing server are explained', async () => {
   const server = await startServer({ clock: 'manual' })

@@ -5,6 +5,7 @@ own). CTest: client.python.examples."""
 import os
 import subprocess
 import sys
+import time
 import unittest
 
 from server import Server
@@ -52,6 +53,20 @@ class Examples(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("already on this server", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
+
+    def test_a_server_that_goes_away_is_explained(self):
+        s = Server("realtime")
+        self.addCleanup(s.stop)
+        bot = subprocess.Popen([sys.executable, os.path.join(EXAMPLES, "crowd.py"), "--connect",
+                                s.tcp, "--players", "4", "--seconds", "30"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertIn("connected", bot.stdout.readline())
+        time.sleep(0.5)
+        s.stop()
+        out, err = bot.communicate(timeout=30)
+        self.assertEqual(bot.returncode, 1, out + err)
+        self.assertIn("lost the connection to the server", err)
+        self.assertNotIn("Traceback", err)
 
     def test_a_missing_server_is_explained(self):
         s = Server("manual")
