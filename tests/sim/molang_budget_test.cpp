@@ -89,3 +89,21 @@ TEST_CASE("the default budgets: a heavy emote stops, the fixtures play") {
   CHECK(h.find("MOLANG_BUDGET") == strings{"2:stopped(1,alice,demo:heavy,MOLANG_BUDGET)"});
   CHECK(h.find("bob").size() == 1); // started, still playing
 }
+
+TEST_CASE("50 players on a heavy emote: every session stops in the tick it turns heavy") {
+  // ~6.3 million operations per session per tick from tick 5 (about 13 ms unbudgeted here):
+  // the first sessions run out of their own budget, the rest of the server's.
+  harness h(sim::engine_config{}, {heavy("demo:heavy", 700, 5)});
+  for (int i = 0; i < 50; ++i) {
+    const std::string p = "p" + std::to_string(i);
+    h.join(p, {3.0 * i, 64, 0});
+    REQUIRE(code(h.play(p, "demo:heavy")) == "ok");
+  }
+  h.run_to(8);
+  const strings stops = h.find("MOLANG_BUDGET");
+  CHECK(stops.size() == 50);
+  for (const std::string& s : stops) {
+    CHECK(s.rfind("5:stopped(", 0) == 0);
+  }
+  CHECK(h.find("stopped").size() == 50);
+}
