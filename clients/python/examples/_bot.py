@@ -49,6 +49,6 @@ def run(main):
     except ConnectionClosed as e:
         print(f"lost the connection to the server ({e}); is it still running?", file=sys.stderr)
         sys.exit(1)
-    except ConnectionRefusedError as e:
+    except (ConnectionRefusedError, FileNotFoundError) as e:
         print(f"cannot connect: {e}; is the server running (scripts/serve)?", file=sys.stderr)
         sys.exit(1)
