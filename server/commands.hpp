@@ -26,6 +26,7 @@ int cmd_bot(std::span<const std::string_view> args);
 int cmd_replay(std::span<const std::string_view> args);
 int cmd_record_to_scenario(std::span<const std::string_view> args);
 int cmd_stress(std::span<const std::string_view> args);
+int cmd_health(std::span<const std::string_view> args);
 
 const cli_command& check_cli();
 const cli_command& list_cli();
@@ -35,5 +36,6 @@ const cli_command& bot_cli();
 const cli_command& replay_cli();
 const cli_command& record_to_scenario_cli();
 const cli_command& stress_cli();
+const cli_command& health_cli();
 
 } // namespace emote::server

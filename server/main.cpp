@@ -13,7 +13,7 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 8> commands{{
+constexpr std::array<command_entry, 9> commands{{
     {cmd_serve, serve_cli},
     {cmd_check, check_cli},
     {cmd_list, list_cli},
@@ -22,6 +22,7 @@ constexpr std::array<command_entry, 8> commands{{
     {cmd_replay, replay_cli},
     {cmd_record_to_scenario, record_to_scenario_cli},
     {cmd_stress, stress_cli},
+    {cmd_health, health_cli},
 }};
 
 void print_help(std::FILE* out) {

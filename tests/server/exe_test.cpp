@@ -86,7 +86,7 @@ TEST_CASE("exe: --help lists the server's commands; unknown commands and options
   std::string err;
   CHECK(process::run({"--help"}, dir, &out) == 0);
   for (const char* c :
-       {"serve", "bot", "replay", "record-to-scenario", "run", "check", "list", "stress"}) {
+       {"serve", "bot", "replay", "record-to-scenario", "run", "check", "list", "stress", "health"}) {
     CHECK_MESSAGE(out.find(std::string("  ") + c) != std::string::npos, c);
   }
   CHECK(process::run({"serve", "--help"}, dir, &out) == 0);
@@ -247,4 +247,33 @@ TEST_CASE("[engine] exe: GET /metrics on a running server") {
   CHECK(body.find("emote_sim_emotes 11") != std::string::npos);
   CHECK(body.find("emote_sim_tick_duration_seconds_count") != std::string::npos);
   CHECK(s.stop() == 0);
+}
+
+TEST_CASE("[engine] exe: health answers 0 for a serving TCP or Unix-socket listener, 1 otherwise") {
+  const auto dir = scratch_dir("exe_health");
+  std::string out;
+  std::string err;
+  // Nothing listens there: 1 with the reason.
+  CHECK(process::run({"health", "--listen", "unix:" + (dir / "none.sock").string()}, dir, nullptr,
+                     &err) == 1);
+  CHECK(err.find("emote-sim health: unix:") != std::string::npos);
+  {
+    served s(dir, {"--auth-observer-token", "secret"});
+    // The configuration names the listener, as it does for serve (here through the options).
+    for (const auto& where : {s.sock.text(), s.tcp.text()}) {
+      CAPTURE(where);
+      CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "secret"}, dir,
+                         &out, &err) == 0);
+      CHECK(out.find("healthy: " + where + " answers: {\"op\":\"welcome\"") != std::string::npos);
+      // A wrong token is not a welcome.
+      CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "wrong"}, dir,
+                         nullptr, &err) == 1);
+      CHECK(err.find("no welcome") != std::string::npos);
+    }
+    // EMOTE_SIM_LISTEN, as the container image sets it.
+    CHECK(process::run({"health"}, dir, &out, &err,
+                       {"EMOTE_SIM_LISTEN=" + s.tcp.text(),
+                        "EMOTE_SIM_AUTH_OBSERVER_TOKEN=secret"}) == 0);
+    CHECK(s.stop() == 0);
+  }
 }
