@@ -1,5 +1,6 @@
 #include "protocol/recording.hpp"
 
+#include "engine/content/loader.hpp"
 #include "engine/core/sha256.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
@@ -42,10 +43,6 @@ std::string lower_ascii(std::string s) {
     }
   }
   return s;
-}
-
-bool ends_with_json(const std::string& name) {
-  return name.size() >= 5 && lower_ascii(name.substr(name.size() - 5)) == ".json";
 }
 
 core::failure<std::string> line_error(std::size_t line, const std::string& what) {
@@ -295,28 +292,18 @@ content_digest(const std::vector<std::filesystem::path>& roots) {
     // Several roots: "<index>/" keeps their files apart and in the given order.
     const std::string prefix = roots.size() > 1 ? std::to_string(r) + "/" : std::string();
     std::error_code ec;
-    fs::recursive_directory_iterator it(root, fs::directory_options::none, ec);
-    if (ec) {
-      return core::failure{root.string() + ": " + ec.message()};
+    if (!fs::is_directory(root, ec)) {
+      return core::failure{root.string() + ": " + (ec ? ec.message() : "not a folder")};
     }
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) {
-        return core::failure{root.string() + ": " + ec.message()};
-      }
-      const fs::path& p = it->path();
-      if (!it->is_regular_file(ec) || !ends_with_json(p.filename().string())) {
-        continue;
-      }
-      std::ifstream in(p, std::ios::binary);
+    // The files the loader reads, found the same way (formats.md §1.1 stage 1).
+    for (const content::discovered_file& f : content::discover_directory(root)) {
+      std::ifstream in(f.full_path, std::ios::binary);
       if (!in) {
-        return core::failure{p.string() + ": cannot read"};
+        return core::failure{f.full_path + ": cannot read"};
       }
       std::ostringstream ss;
       ss << in.rdbuf();
-      files.push_back({prefix + p.lexically_relative(root).generic_string(), ss.str()});
-    }
-    if (ec) {
-      return core::failure{root.string() + ": " + ec.message()};
+      files.push_back({prefix + f.name, ss.str()});
     }
   }
   return content_digest_of(std::move(files));

@@ -79,9 +79,10 @@ struct recording {
 core::result<recording, std::string> parse_recording(std::string_view text);
 core::result<recording, std::string> read_recording(const std::filesystem::path& file);
 
-/// SHA-256 over content files, for the header's content_digest: every regular `*.json` file
-/// under the roots (ASCII case-insensitive, recursive, directory symlinks not followed), named by
-/// its path relative to its root ('/' separators; with several roots prefixed "<root index>/"),
+/// SHA-256 over content files, for the header's content_digest: the files the loader reads under
+/// each root (content::discover_directory: `*.json`, ASCII case-insensitive, recursive, hidden
+/// entries and directory symlinks skipped, a file reached twice once), named by its path
+/// relative to its root ('/' separators; with several roots prefixed "<root index>/"),
 /// in formats.md §1.1 discovery order (path after ASCII lower-casing, ties by the unmodified
 /// path); per file: its path, a 0 byte, its size as 8 bytes big-endian, its bytes. Lower-case hex.
 core::result<std::string, std::string>

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <system_error>
 #include <unordered_map>
 
@@ -230,36 +231,57 @@ bool json_name(const fs::path& p) {
   return n.size() >= 5 && ascii_lower(n.substr(n.size() - 5)) == ".json";
 }
 
-// Discovery (stage 1) under one directory: relative '/' paths, sorted.
-std::vector<std::pair<std::string, std::string>> discover(const fs::path& root) {
-  std::vector<std::pair<std::string, std::string>> found; // (relative name, full path)
+// A hidden entry (a name starting with '.'): Kubernetes keeps a ConfigMap's files in a hidden
+// timestamped folder and its `..data` link beside the visible links (formats.md §1.1 stage 1).
+bool hidden_name(const fs::path& p) {
+  const auto n = p.filename().native();
+  return !n.empty() && n.front() == '.';
+}
+
+// A file reached again (through a symlink to a file already found) is read once, under its
+// first name.
+bool first_time(std::set<fs::path>& real_paths, const std::string& full_path) {
+  std::error_code ec;
+  const fs::path r = fs::canonical(full_path, ec);
+  return ec || real_paths.insert(r).second;
+}
+
+} // namespace
+
+std::vector<discovered_file> discover_directory(const std::filesystem::path& root) {
+  std::vector<discovered_file> found;
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
   const fs::recursive_directory_iterator end;
   while (!ec && it != end) {
     const auto& entry = *it;
     std::error_code fec;
-    if (entry.is_regular_file(fec) && json_name(entry.path())) {
-      found.emplace_back(entry.path().lexically_relative(root).generic_string(),
-                         entry.path().string());
+    if (hidden_name(entry.path())) {
+      it.disable_recursion_pending(); // a hidden folder is not entered
+    } else if (entry.is_regular_file(fec) && json_name(entry.path())) {
+      found.push_back({entry.path().lexically_relative(root).generic_string(),
+                       entry.path().string()});
     }
     it.increment(ec);
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-    const auto la = ascii_lower(a.first);
-    const auto lb = ascii_lower(b.first);
-    return la != lb ? la < lb : a.first < b.first;
+    const auto la = ascii_lower(a.name);
+    const auto lb = ascii_lower(b.name);
+    return la != lb ? la < lb : a.name < b.name;
+  });
+  std::set<fs::path> real_paths;
+  std::erase_if(found, [&real_paths](const discovered_file& f) {
+    return !first_time(real_paths, f.full_path);
   });
   return found;
 }
-
-} // namespace
 
 std::shared_ptr<const catalog> load_paths(std::span<const std::filesystem::path> roots,
                                           const load_options& options) {
   std::vector<input_file> inputs;
   core::diagnostics extra;
   const bool prefix = roots.size() > 1;
+  std::set<fs::path> real_paths; // across the roots
   for (const auto& root : roots) {
     std::error_code ec;
     std::string shown = root.generic_string();
@@ -267,13 +289,19 @@ std::shared_ptr<const catalog> load_paths(std::span<const std::filesystem::path>
       shown.pop_back();
     }
     if (fs::is_directory(root, ec)) {
-      for (auto& [rel, full] : discover(root)) {
+      for (auto& f : discover_directory(root)) {
+        if (!first_time(real_paths, f.full_path)) {
+          continue;
+        }
         input_file in;
-        in.name = prefix ? shown + "/" + rel : rel;
-        in.full_path = std::move(full);
+        in.name = prefix ? shown + "/" + f.name : std::move(f.name);
+        in.full_path = std::move(f.full_path);
         inputs.push_back(std::move(in));
       }
     } else if (fs::exists(root, ec)) {
+      if (!first_time(real_paths, root.string())) {
+        continue;
+      }
       input_file in;
       in.name = shown;
       in.full_path = root.string();

@@ -29,6 +29,19 @@ struct memory_file {
   std::string bytes;
 };
 
+/// A file found by discovery: its name relative to the root ('/' separators) and its full path.
+struct discovered_file {
+  std::string name;
+  std::string full_path;
+};
+
+/// Discovery (formats.md §1.1 stage 1) under one directory: the `.json` files in load order.
+/// Hidden entries (a name starting with '.') are skipped and not entered, directory symlinks are
+/// not followed, and a file reached again through a symlink is kept once, under its first name —
+/// so a Kubernetes ConfigMap mount (a hidden timestamped folder, a `..data` link to it and a
+/// visible link per file) reads each file once.
+std::vector<discovered_file> discover_directory(const std::filesystem::path& root);
+
 /// Load every `.json` file under each root (a directory, walked recursively, or a single file)
 /// as one content set. With one directory root files are named relative to it; with several
 /// roots, or a file root, names are prefixed with the root as given.

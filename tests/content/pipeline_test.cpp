@@ -118,6 +118,38 @@ TEST_CASE("discovery: directory symlinks are not followed") {
   CHECK(names(*c) == std::vector<std::string>{"seen.json"});
 }
 
+TEST_CASE("discovery: a Kubernetes ConfigMap mount reads each file once") {
+  // kubelet's layout: the files in a hidden timestamped folder, `..data` linking to it, and a
+  // visible link per file through `..data`.
+  temp_dir dir;
+  const std::string stamp = "..2026_12_04_10_00_00.123456789";
+  dir.write(stamp + "/wave.json", anim("k8s:wave", 1).text());
+  dir.write(stamp + "/sit.json", anim("k8s:sit", 1).text());
+  std::error_code ec;
+  fs::create_directory_symlink(stamp, dir.path() / "..data", ec);
+  REQUIRE_FALSE(ec);
+  for (const char* f : {"wave.json", "sit.json"}) {
+    fs::create_symlink(fs::path("..data") / f, dir.path() / f, ec);
+    REQUIRE_FALSE(ec);
+  }
+  // A hidden file at the top is skipped too, and a second visible link to a file already found
+  // is read once, under its first name.
+  dir.write(".editor-backup.json", anim("k8s:backup", 1).text());
+  fs::create_symlink("sit.json", dir.path() / "zz-sit-again.json", ec);
+  REQUIRE_FALSE(ec);
+  const auto c = load_directory(dir.path());
+  INFO(dump(*c));
+  accepted(*c);
+  CHECK(names(*c) == std::vector<std::string>{"sit.json", "wave.json"});
+  CHECK(c->size() == 2);
+  CHECK(c->error_count() == 0);
+  // Several roots naming the same files load them once as well.
+  const std::vector<fs::path> twice{dir.path(), dir.path() / stamp};
+  const auto t = load_paths(twice);
+  CHECK(t->size() == 2);
+  CHECK(t->error_count() == 0);
+}
+
 TEST_CASE("several roots load as one content set") {
   temp_dir anims;
   temp_dir seqs;
