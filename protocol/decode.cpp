@@ -655,8 +655,14 @@ body_result op_render_resync(checker& c, const Value& m) {
   return request_body{std::move(r)};
 }
 
-body_result op_emote_reload(checker&, const Value&) {
-  return request_body{emote_reload_request{}};
+body_result op_emote_reload(checker& c, const Value& m) {
+  emote_reload_request r;
+  if (const Value* v = checker::find(m, "allow_empty")) {
+    if (!c.boolean(*v, "$.allow_empty", r.allow_empty)) {
+      return std::nullopt;
+    }
+  }
+  return request_body{r};
 }
 
 body_result op_emote_register(checker& c, const Value& m) {

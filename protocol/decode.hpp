@@ -48,7 +48,10 @@ struct emote_list_request {};
 struct emote_info_request {
   std::string emote;
 };
-struct emote_reload_request {};
+struct emote_reload_request {
+  /// Accept a reload that leaves no emotes (protocol.md §4 emote.reload).
+  bool allow_empty = false;
+};
 /// render.resync (render.md §4 rule 5): the listed viewers, or every viewer.
 struct render_resync_request {
   bool all = true;

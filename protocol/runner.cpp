@@ -69,14 +69,18 @@ struct executor {
     encode_emote_info_members(members, *d);
     return ok(members);
   }
-  outcome operator()(const emote_reload_request&) {
-    auto result = host.reload();
+  outcome operator()(const emote_reload_request& q) {
+    auto result = host.reload(q);
+    outcome o;
     if (result.error) {
-      return error(std::move(*result.error));
+      o = error(*result.error);
+    } else {
+      std::string members;
+      encode_reload_members(members, result.loaded, result.skipped);
+      o = ok(members);
     }
-    std::string members;
-    encode_reload_members(members, result.loaded, result.skipped);
-    return ok(members);
+    o.reload = std::move(result);
+    return o;
   }
   outcome operator()(const emote_register_request& q) {
     auto id = host.register_emote(q.document);

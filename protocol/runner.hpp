@@ -43,11 +43,13 @@ public:
 
   struct reload_outcome {
     std::optional<api::error> error; ///< engaged: nothing changed
-    std::int64_t loaded = 0;
-    core::diagnostics skipped;
+    std::int64_t loaded = 0;         ///< the emotes the new content has (also when refused)
+    core::diagnostics skipped;       ///< the new content's diagnostics (also when refused)
   };
-  /// emote.reload: every playback stops with RELOAD, then the new content is used.
-  virtual reload_outcome reload() = 0;
+  /// emote.reload: every playback stops with RELOAD, then the new content is used — unless the
+  /// folder cannot be read, or the new content has no emotes where the running one has some
+  /// and `r.allow_empty` is false (protocol.md §4): then nothing changes.
+  virtual reload_outcome reload(const emote_reload_request& r) = 0;
   /// emote.register: the registered id, or the document's diagnostics as bad_request.
   virtual core::result<std::string, api::error> register_emote(std::string_view document_json) = 0;
 
@@ -65,8 +67,13 @@ public:
 /// reply's error when it failed; `handled` is false for the connection ops, which only a
 /// connection can execute.
 struct outcome {
+  outcome() = default;
+  outcome(bool was_handled, std::optional<api::error> failure)
+      : handled(was_handled), error(std::move(failure)) {}
   bool handled = true;
   std::optional<api::error> error;
+  /// emote.reload: what the new content came to (its skipped files are logged).
+  std::optional<sim_host::reload_outcome> reload;
   [[nodiscard]] bool ok() const noexcept { return handled && !error; }
 };
 

@@ -4,6 +4,7 @@
 #include "protocol/config.hpp"
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
+#include "server/content_loader.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
 #include "server/http_listener.hpp"
@@ -73,8 +74,11 @@ int cmd_serve(std::span<const std::string_view> argv) {
     return 1;
   }
   serve_host& sh = **host;
-  spdlog::info("emote-sim {}: {} emotes from {}", EMOTE_SIM_VERSION, sh.sim().emote_count(),
-               cfg.emotes.string());
+  log_skipped_files("startup", sh.startup_diagnostics());
+  const std::int64_t skipped = skipped_count(sh.startup_diagnostics());
+  spdlog::log(sh.sim().emote_count() == 0 ? spdlog::level::warn : spdlog::level::info,
+              "emote-sim {}: {} emotes from {} ({} files skipped)", EMOTE_SIM_VERSION,
+              sh.sim().emote_count(), cfg.emotes.string(), skipped);
 
   std::unique_ptr<recorder> rec;
   if (!cfg.record.empty()) {

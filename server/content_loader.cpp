@@ -4,6 +4,8 @@
 #include "engine/content/model.hpp"
 #include "engine/json/writer.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <system_error>
 
 namespace emote::server {
@@ -142,14 +144,6 @@ protocol::emote_summary summary_of(const content::catalog_entry& e) {
   return s;
 }
 
-std::int64_t error_count(const core::diagnostics& d) {
-  std::int64_t n = 0;
-  for (const auto& x : d) {
-    n += x.severity == core::severity::error ? 1 : 0;
-  }
-  return n;
-}
-
 class engine_content_loader final : public content_loader {
 public:
   core::result<loaded_content, std::string>
@@ -185,7 +179,7 @@ public:
     options.disabled = disabled;
     options.quirk_warnings = false;
     auto r = content::register_document(base, document, options, "");
-    if (!r.ok() || error_count(r.diagnostics) != 0) {
+    if (!r.ok() || skipped_count(r.diagnostics) != 0) {
       return core::failure{std::move(r.diagnostics)};
     }
     loaded_content out;
@@ -231,6 +225,22 @@ public:
 
 std::unique_ptr<content_loader> make_content_loader() {
   return std::make_unique<engine_content_loader>();
+}
+
+std::int64_t skipped_count(const core::diagnostics& d) {
+  std::int64_t n = 0;
+  for (const auto& x : d) {
+    n += x.severity == core::severity::error ? 1 : 0;
+  }
+  return n;
+}
+
+void log_skipped_files(std::string_view when, const core::diagnostics& d) {
+  for (const auto& x : d) {
+    if (x.severity == core::severity::error) {
+      spdlog::warn("{}: skipped {}", when, core::format_diagnostic(x));
+    }
+  }
 }
 
 } // namespace emote::server

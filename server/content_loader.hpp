@@ -56,4 +56,12 @@ public:
 /// The loader over engine/content (server/content_loader.cpp).
 std::unique_ptr<content_loader> make_content_loader();
 
+/// The number of skipped files among `d` (its errors: each error skips its file, formats.md §1.1).
+std::int64_t skipped_count(const core::diagnostics& d);
+
+/// Log each skipped file of a load at warning, one readable line each with its reason
+/// (`<when>: skipped <file>:<line>:<column>: error: <path>: <message>`); `when` names the load
+/// ("startup", "emote.reload by connection 3").
+void log_skipped_files(std::string_view when, const core::diagnostics& d);
+
 } // namespace emote::server

@@ -27,7 +27,7 @@ engine_host::engine_host(std::shared_ptr<content_loader> loader,
                          render::render_config render, loaded_content content)
     : loader_(std::move(loader)), roots_(std::move(roots)), config_(std::move(config)),
       engine_(std::make_unique<sim::engine>(std::move(content.catalog), config_)),
-      renderer_(render) {}
+      startup_diagnostics_(std::move(content.diagnostics)), renderer_(render) {}
 
 core::result<std::unique_ptr<engine_host>, std::string>
 engine_host::create(std::shared_ptr<content_loader> loader,
@@ -117,16 +117,29 @@ std::int64_t engine_host::emote_count() const {
   return loader_->size(engine_->catalog());
 }
 
-protocol::sim_host::reload_outcome engine_host::reload() {
+protocol::sim_host::reload_outcome engine_host::reload(const protocol::emote_reload_request& r) {
   reload_outcome out;
   auto content = loader_->load(roots_, config_.disabled, registered_);
   if (!content) {
-    // An unreadable content folder keeps the running catalog (protocol.md §10 reload rule).
+    // An unreadable content folder keeps the running catalog (protocol.md §4 emote.reload).
     out.error = api::error{api::error_code::internal, "reload failed: " + content.error(), {}, {}};
     return out;
   }
   out.loaded = content->loaded;
   out.skipped = std::move(content->diagnostics);
+  const std::int64_t running = emote_count();
+  if (out.loaded == 0 && running > 0 && !r.allow_empty) {
+    // protocol.md §4 emote.reload: an emptied or broken folder does not wipe the catalog.
+    const std::int64_t files = skipped_count(out.skipped);
+    out.error = api::error{api::error_code::reload_empty,
+                           "the reload would leave 0 emotes (" + std::to_string(running) +
+                               " loaded, " + std::to_string(files) +
+                               " files skipped); the catalog is kept (send \"allow_empty\": true "
+                               "to empty it)",
+                           {},
+                           {}};
+    return out;
+  }
   engine_->reload(std::move(content->catalog));
   return out;
 }

@@ -28,13 +28,17 @@ public:
   [[nodiscard]] std::vector<protocol::emote_summary> list() const override;
   [[nodiscard]] std::optional<protocol::emote_details> info(std::string_view id) const override;
   [[nodiscard]] std::int64_t emote_count() const override;
-  reload_outcome reload() override;
+  reload_outcome reload(const protocol::emote_reload_request& r) override;
   core::result<std::string, api::error> register_emote(std::string_view document_json) override;
   [[nodiscard]] std::vector<render::display_info> displays() const override;
   std::int64_t render_resync(const protocol::render_resync_request& r) override;
   [[nodiscard]] protocol::frame_packets packets() const override;
 
   [[nodiscard]] sim::engine& engine() noexcept { return *engine_; }
+  /// The diagnostics of the load at create() (the skipped files and warnings).
+  [[nodiscard]] const core::diagnostics& startup_diagnostics() const noexcept {
+    return startup_diagnostics_;
+  }
 
 private:
   engine_host(std::shared_ptr<content_loader> loader, std::vector<std::filesystem::path> roots,
@@ -46,6 +50,7 @@ private:
   std::vector<std::string> registered_;     ///< emote.register documents, in order
   std::vector<std::string> registered_ids_; ///< their ids (same order)
   std::unique_ptr<sim::engine> engine_;
+  core::diagnostics startup_diagnostics_;
   // Rendering (render.md): stepped after every engine step, whether or not anyone subscribed.
   render::renderer renderer_;
   std::vector<const world::player_state*> players_; ///< join order, at the last step

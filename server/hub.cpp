@@ -1,5 +1,7 @@
 #include "server/hub.hpp"
 
+#include "server/content_loader.hpp"
+
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
@@ -530,11 +532,15 @@ void hub::account(const client& cl, const protocol::request* r, const protocol::
   }
   if (r != nullptr && std::holds_alternative<protocol::emote_reload_request>(r->body)) {
     ++(o.ok() ? metrics_.reloads_total : metrics_.reload_failures_total);
+    const std::string when = "emote.reload by connection " + std::to_string(cl.id);
+    if (o.reload) {
+      log_skipped_files(when, o.reload->skipped);
+    }
     if (o.error) {
-      spdlog::warn("emote.reload by connection {} failed ({}): {}", cl.id, api::name(o.error->code),
-                   o.error->message);
-    } else {
-      spdlog::info("emote.reload by connection {}: ok", cl.id);
+      spdlog::warn("{} failed ({}): {}", when, api::name(o.error->code), o.error->message);
+    } else if (o.reload) {
+      spdlog::info("{}: {} emotes ({} files skipped)", when, o.reload->loaded,
+                   skipped_count(o.reload->skipped));
     }
   }
 }

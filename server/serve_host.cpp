@@ -11,6 +11,9 @@ class engine_serve_host final : public serve_host {
 public:
   explicit engine_serve_host(std::unique_ptr<engine_host> host) : host_(std::move(host)) {}
   protocol::sim_host& sim() override { return *host_; }
+  const core::diagnostics& startup_diagnostics() const override {
+    return host_->startup_diagnostics();
+  }
   host_extras extras() override {
     host_extras x;
     x.shutdown = [h = host_.get()] { h->engine().shutdown(); };

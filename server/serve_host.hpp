@@ -19,6 +19,8 @@ public:
   virtual ~serve_host() = default;
   virtual protocol::sim_host& sim() = 0;
   virtual host_extras extras() = 0;
+  /// The diagnostics of the startup load (its skipped files are logged).
+  [[nodiscard]] virtual const core::diagnostics& startup_diagnostics() const = 0;
 };
 
 /// Load `emotes` and build the Engine. Fails when the folder cannot be read.

@@ -87,6 +87,7 @@ enum class error_code : std::uint8_t {
   not_playing,
   clock_not_manual,
   shutting_down,
+  reload_empty, ///< emote.reload would leave no emotes; the running catalog is kept
   internal,
 };
 

@@ -5,6 +5,7 @@
 #include "engine/content/validate.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <set>
@@ -54,6 +55,14 @@ core::diagnostic id_error(const outcome& o, std::string message) {
   return d;
 }
 
+// formats.md §1.1 stage 2: "failed to read file", with the operating system's reason.
+std::string read_failure(const std::error_code& ec) {
+  return ec ? "failed to read file: " + ec.message() : std::string("failed to read file");
+}
+std::string read_failure(int error_number) {
+  return read_failure(std::error_code(error_number, std::generic_category()));
+}
+
 std::string size_message() {
   return "file must not exceed " + std::to_string(max_file_bytes) + " bytes";
 }
@@ -73,23 +82,25 @@ checked_file check_input(const input_file& in, std::uint64_t& size,
   std::error_code ec;
   size = fs::file_size(in.full_path, ec);
   if (ec) {
-    out.error = file_error(in.name, "failed to read file");
+    out.error = file_error(in.name, read_failure(ec));
     return out;
   }
   if (size > max_file_bytes) {
     out.error = file_error(in.name, size_message());
     return out;
   }
+  errno = 0;
   std::ifstream f(in.full_path, std::ios::binary);
   if (!f) {
-    out.error = file_error(in.name, "failed to read file");
+    out.error = file_error(in.name, read_failure(errno));
     return out;
   }
   // Read at most one byte more than the limit: the file may have grown since it was measured.
   std::string bytes(static_cast<std::size_t>(size) + 1, '\0');
+  errno = 0;
   f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (f.bad()) {
-    out.error = file_error(in.name, "failed to read file");
+    out.error = file_error(in.name, read_failure(errno));
     return out;
   }
   bytes.resize(static_cast<std::size_t>(f.gcount()));
@@ -259,8 +270,8 @@ std::vector<discovered_file> discover_directory(const std::filesystem::path& roo
     if (hidden_name(entry.path())) {
       it.disable_recursion_pending(); // a hidden folder is not entered
     } else if (entry.is_regular_file(fec) && json_name(entry.path())) {
-      found.push_back({entry.path().lexically_relative(root).generic_string(),
-                       entry.path().string()});
+      found.push_back(
+          {entry.path().lexically_relative(root).generic_string(), entry.path().string()});
     }
     it.increment(ec);
   }
@@ -307,7 +318,9 @@ std::shared_ptr<const catalog> load_paths(std::span<const std::filesystem::path>
       in.full_path = root.string();
       inputs.push_back(std::move(in));
     } else {
-      extra.push_back(file_error(shown, "failed to read file"));
+      extra.push_back(file_error(
+          shown,
+          read_failure(ec ? ec : std::make_error_code(std::errc::no_such_file_or_directory))));
     }
   }
   return run_pipeline(inputs, options, std::move(extra));

@@ -165,6 +165,14 @@ TEST_CASE("several roots load as one content set") {
   const auto m = load_paths(missing);
   CHECK(m->size() == 1);
   CHECK(m->error_count() == 1);
+  // A read failure names the operating system's reason.
+  REQUIRE(m->diagnostics().size() == 1);
+  CHECK(m->diagnostics()[0].message == "failed to read file: No such file or directory");
+  const std::vector<fs::path> device{fs::path("/dev/null")};
+  const auto n = load_paths(device);
+  REQUIRE(n->diagnostics().size() == 1);
+  CHECK(n->diagnostics()[0].message.starts_with("failed to read file: "));
+  CHECK(n->diagnostics()[0].message.size() > std::string("failed to read file: ").size());
 }
 
 TEST_CASE("size limit and invalid bytes on disk") {

@@ -321,7 +321,10 @@ TEST_CASE("content and cooldown ops") {
         "fx:slide");
   bad(R"({"op":"emote.info"})", "$.emote", "is required");
   CHECK(std::holds_alternative<emote_list_request>(ok(R"({"op":"emote.list"})").body));
-  CHECK(std::holds_alternative<emote_reload_request>(ok(R"({"op":"emote.reload"})").body));
+  CHECK_FALSE(std::get<emote_reload_request>(ok(R"({"op":"emote.reload"})").body).allow_empty);
+  CHECK(std::get<emote_reload_request>(ok(R"({"op":"emote.reload","allow_empty":true})").body)
+            .allow_empty);
+  bad(R"({"op":"emote.reload","allow_empty":1})", "$.allow_empty");
   CHECK(std::get<state_get_request>(ok(R"({"op":"state.get","player":"bob"})").body).player ==
         "bob");
 }

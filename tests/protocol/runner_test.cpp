@@ -99,7 +99,7 @@ public:
     return emote_details{list().front(), R"(["box"])", "{}", ""};
   }
   std::int64_t emote_count() const override { return 1; }
-  reload_outcome reload() override { return {std::nullopt, 1, {}}; }
+  reload_outcome reload(const emote_reload_request&) override { return {std::nullopt, 1, {}}; }
   core::result<std::string, api::error> register_emote(std::string_view) override {
     return core::failure{
         api::error{api::error_code::bad_request, "is required", "$.document.id", {}}};
@@ -315,7 +315,7 @@ TEST_CASE("a run without expectations passes and runs every tick") {
     std::vector<emote_summary> list() const override { return {}; }
     std::optional<emote_details> info(std::string_view) const override { return std::nullopt; }
     std::int64_t emote_count() const override { return 0; }
-    reload_outcome reload() override { return {}; }
+    reload_outcome reload(const emote_reload_request&) override { return {}; }
     core::result<std::string, api::error> register_emote(std::string_view) override {
       return std::string("x:y");
     }

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <variant>
+
+#include <unistd.h>
 
 using namespace emote;
 
@@ -69,14 +72,62 @@ TEST_CASE("emote.register keeps running playbacks, survives reload, and unregist
   CHECK(h.apply(play("alice", "api:blink")).ok());
   h.step();
 
-  const auto reloaded = h.reload();
+  const auto reloaded = h.reload({});
   REQUIRE_FALSE(reloaded.error.has_value());
   CHECK(h.engine().catalog().find("api:blink") != nullptr);
   CHECK(h.emote_count() == reloaded.loaded);
 
   CHECK(h.apply(api::emote_unregister{"api:blink"}).ok());
   CHECK(h.engine().catalog().find("api:blink") == nullptr);
-  REQUIRE_FALSE(h.reload().error.has_value());
+  REQUIRE_FALSE(h.reload({}).error.has_value());
   CHECK(h.engine().catalog().find("api:blink") == nullptr);
   CHECK(h.engine().catalog().find("sample:wave") != nullptr);
+}
+
+// protocol.md §4 emote.reload: a reload that would leave 0 emotes fails with reload_empty and
+// keeps the catalog and the playbacks, unless asked for with allow_empty.
+TEST_CASE("emote.reload to an emptied folder keeps the catalog unless allow_empty") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("emote_sim_reload_empty_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(sample_emotes, dir, std::filesystem::copy_options::recursive);
+  auto made = server::engine_host::create(server::make_content_loader(), {dir}, {});
+  REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error()));
+  server::engine_host& h = **made;
+  const std::int64_t before = h.emote_count();
+  REQUIRE(before > 0);
+  api::player_join j;
+  j.player = "alice";
+  j.fields.position = core::dvec3{0, 64, 0};
+  REQUIRE(h.apply(j).ok());
+  REQUIRE(h.apply(play("alice", "sample:wave")).ok());
+  h.step();
+
+  // The folder loses its files (a broken deploy): one left behind is not valid JSON.
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::filesystem::remove_all(e.path());
+  }
+  std::ofstream(dir / "broken.json") << "{not json";
+  const auto refused = h.reload({});
+  REQUIRE(refused.error.has_value());
+  CHECK(refused.error->code == api::error_code::reload_empty);
+  CHECK(refused.error->message.find("0 emotes") != std::string::npos);
+  CHECK(refused.error->message.find("1 files skipped") != std::string::npos);
+  CHECK(refused.loaded == 0);
+  REQUIRE(refused.skipped.size() == 1);
+  CHECK(refused.skipped[0].file == "broken.json");
+  CHECK(h.emote_count() == before);
+  CHECK(h.engine().catalog().find("sample:wave") != nullptr);
+  CHECK_FALSE(any_stop(h.step())); // the wave keeps playing
+
+  protocol::emote_reload_request allow;
+  allow.allow_empty = true;
+  const auto emptied = h.reload(allow);
+  REQUIRE_FALSE(emptied.error.has_value());
+  CHECK(emptied.loaded == 0);
+  CHECK(h.emote_count() == 0);
+  CHECK(any_stop(h.step())); // RELOAD
+  // From 0 to 0 needs no permission.
+  CHECK_FALSE(h.reload({}).error.has_value());
+  std::filesystem::remove_all(dir);
 }

@@ -50,15 +50,11 @@ void step(line_client& c, int ticks, const std::string& id) {
 
 // A server started from the executable, listening on a Unix socket and an ephemeral TCP port.
 struct served {
-  served(const std::filesystem::path& dir, std::vector<std::string> extra) {
+  served(const std::filesystem::path& dir, std::vector<std::string> extra,
+         const std::filesystem::path& emotes = data("emotes")) {
     sock = *parse_listen_address("unix:" + (dir / "s.sock").string());
-    std::vector<std::string> args = {"serve",
-                                     "--listen",
-                                     sock.text(),
-                                     "--listen",
-                                     "127.0.0.1:0",
-                                     "--emotes",
-                                     data("emotes").string()};
+    std::vector<std::string> args = {"serve",       "--listen", sock.text(),    "--listen",
+                                     "127.0.0.1:0", "--emotes", emotes.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     p = std::make_unique<process>(args, dir);
     REQUIRE_MESSAGE(p->wait_for_log("ready", 20s), p->err());
@@ -122,6 +118,50 @@ TEST_CASE("exe: serve on an emotes folder that cannot be read says so and exits 
   std::string err;
   CHECK(process::run({"serve", "--emotes", missing}, dir, nullptr, &err) == 1);
   CHECK(err.find("cannot load emotes from '" + missing + "'") != std::string::npos);
+}
+
+// protocol.md §4 emote.reload: startup and every reload log each skipped file with its reason;
+// a reload that would leave 0 emotes is refused (reload_empty) unless allow_empty.
+TEST_CASE("[engine] exe: skipped files are logged at startup and reload; a reload to 0 emotes "
+          "keeps the catalog") {
+  const auto dir = scratch_dir("exe_skipped");
+  const auto emotes = dir / "emotes";
+  std::filesystem::copy(data("emotes"), emotes, std::filesystem::copy_options::recursive);
+  std::ofstream(emotes / "broken.json") << "{not json";
+  served s(dir, {}, emotes);
+  CHECK_MESSAGE(s.p->err().find("startup: skipped broken.json:1:2: error: $: invalid JSON") !=
+                    std::string::npos,
+                s.p->err());
+  CHECK(s.p->err().find("(1 files skipped)") != std::string::npos);
+  auto c = hello(s.sock);
+  c.send_line(R"({"op":"emote.list","id":"l0"})");
+  const std::string before = read_until(c, R"("id":"l0")");
+
+  // A broken deploy: every emote file is gone, the broken one stays.
+  for (const auto& e : std::filesystem::directory_iterator(emotes)) {
+    if (e.path().filename() != "broken.json") {
+      std::filesystem::remove(e.path());
+    }
+  }
+  c.send_line(R"({"op":"emote.reload","id":"r1"})");
+  const std::string refused = read_until(c, R"("id":"r1")");
+  CHECK_MESSAGE(refused.find(R"("code":"reload_empty")") != std::string::npos, refused);
+  c.send_line(R"({"op":"emote.list","id":"l1"})");
+  std::string after = read_until(c, R"("id":"l1")");
+  CHECK(after.substr(after.find("\"emotes\"")) == before.substr(before.find("\"emotes\"")));
+  REQUIRE(s.p->wait_for_log("failed (reload_empty)", 10s));
+  const std::string log = s.p->err();
+  CHECK_MESSAGE(
+      std::regex_search(log, std::regex(R"(warning emote\.reload by connection \d+: )"
+                                        R"(skipped broken\.json:1:2: error: \$: invalid JSON)")),
+      log);
+  CHECK(std::regex_search(log, std::regex(R"(warning emote\.reload by connection \d+ failed )"
+                                          R"(\(reload_empty\): the reload would leave 0 emotes)")));
+
+  c.send_line(R"({"op":"emote.reload","id":"r2","allow_empty":true})");
+  const std::string emptied = read_until(c, R"("id":"r2")");
+  CHECK_MESSAGE(emptied.find(R"("ok":true,"loaded":0)") != std::string::npos, emptied);
+  CHECK(s.stop() == 0);
 }
 
 TEST_CASE("[engine] exe: serve on TCP and a Unix socket; SIGTERM stops every playback with "

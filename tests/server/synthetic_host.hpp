@@ -176,7 +176,7 @@ public:
     return d;
   }
   [[nodiscard]] std::int64_t emote_count() const override { return 1; }
-  reload_outcome reload() override {
+  reload_outcome reload(const protocol::emote_reload_request&) override {
     ++reloads;
     stop_all(api::stop_reason::reload);
     reload_outcome o;
