@@ -123,6 +123,8 @@ int cmd_serve(std::span<const std::string_view> argv) {
     http_routes routes;
     routes.metrics = render_metrics;
     routes.assets = find_viewer_assets();
+    routes.documents.push_back({"/viewer.json", "application/json",
+                                std::make_shared<const std::string>("{\"mode\":\"live\"}\n")});
     if (!routes.assets) {
       spdlog::warn("the viewer is not built (scripts/build-viewer): / says so");
     }

@@ -1,0 +1,219 @@
+// Browser tests of the viewer (issue 15) in headless Chromium (Debian's `chromium`) driven by
+// puppeteer-core: `node test/browser.mjs EMOTE_SIM ARTIFACTS_DIR`. Each scenario is served by
+// `emote-sim view`; the page must load without console errors and, at the ticks checked, (a) draw
+// as many display meshes as there are live visible displays (counted here from the timeline,
+// independently of the page's model), (b) list that tick's events in the panel, (c) show a block
+// display's colour at its projected position, (d) not be blank. A 12,000-tick scenario checks
+// seek times; a live `serve --http` page must receive frames over the WebSocket while a bot
+// plays. Screenshots go to ARTIFACTS_DIR.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const exe = resolve(process.argv[2] ?? join(root, 'build/release/server/emote-sim'));
+const artifacts = resolve(process.argv[3] ?? join(root, 'build/release/viewer-test'));
+mkdirSync(artifacts, { recursive: true });
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures += 1;
+}
+
+const children = [];
+/** Start emote-sim and wait for the line matching `re` on stdout or stderr. */
+function start(args, re, timeoutMs = 20000) {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(exe, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no ${re} from ${args.join(' ')}:\n${text}`)), timeoutMs);
+    const onData = (d) => {
+      text += d;
+      const m = re.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ child, match: m, output: () => text });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`emote-sim ${args[0]} exited ${code}:\n${text}`)));
+  });
+}
+
+/** What is live and visible at each tick, from the frames alone (not the page's model). */
+function visibleAt(timeline, tick) {
+  const live = new Map();
+  for (const l of timeline.lines) {
+    if (l.op !== 'frame' || l.tick > tick) continue;
+    for (const e of l.events) {
+      if (e.type === 'display.spawn') live.set(e.handle, { visible: e.visible !== false, kind: e.kind, block: e.block });
+      else if (e.type === 'display.update' && live.has(e.handle) && typeof e.visible === 'boolean') live.get(e.handle).visible = e.visible;
+      else if (e.type === 'display.remove') for (const h of e.handles) live.delete(h);
+    }
+  }
+  return live;
+}
+
+async function openPage(browser, url) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 700 });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__viewer?.ready === true, { timeout: 15000 });
+  return { page, errors };
+}
+
+async function viewScenario(browser, file, ticks, name) {
+  const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
+  const url = match[1];
+  const timeline = await (await fetch(`${url}timeline.json`)).json();
+  const { page, errors } = await openPage(browser, url);
+  for (const t of ticks) {
+    await page.evaluate((tt) => window.__viewer.seek(tt), t);
+    const live = visibleAt(timeline, t);
+    const expected = [...live.values()].filter((d) => d.visible).length;
+    const drawn = await page.evaluate(() => window.__viewer.drawnDisplays());
+    check(drawn === expected, `${name} tick ${t}: (a) drawn display meshes ${drawn} == visible displays ${expected}`);
+    const frame = timeline.lines.find((l) => l.op === 'frame' && l.tick === t);
+    const types = frame ? frame.events.map((e) => e.type) : [];
+    const panel = await page.evaluate(() => window.__viewer.panelEvents());
+    check(JSON.stringify(panel) === JSON.stringify(types), `${name} tick ${t}: (b) the panel lists the tick's ${types.length} events`);
+    const colours = await page.evaluate(() => window.__viewer.distinctColours());
+    check(colours > 4, `${name} tick ${t}: (d) the canvas is not blank (${colours} colours sampled)`);
+    const offers = new Set();
+    for (const l of timeline.lines) {
+      if (l.op !== 'frame' || l.tick > t) continue;
+      for (const e of l.events) {
+        if (e.type === 'playback.started' && e.role === 'initiator') offers.add(e.session);
+        if (['partner.matched', 'partner.timeout', 'playback.stopped'].includes(e.type)) offers.delete(e.session);
+      }
+    }
+    const rings = await page.evaluate(() => window.__viewer.offersDrawn());
+    check(rings === offers.size, `${name} tick ${t}: ${rings} match-radius rings for ${offers.size} open offers`);
+    await page.screenshot({ path: join(artifacts, `${name}-tick${t}.png`) });
+  }
+  // (c) a block display of a known colour at its projected position.
+  const last = ticks[ticks.length - 1];
+  const block = [...visibleAt(timeline, last)].find(([, d]) => d.kind === 'block' && d.visible);
+  if (block) {
+    const [handle, d] = block;
+    const want = await page.evaluate((snbt) => window.__viewer.blockColour(snbt), d.block);
+    await page.evaluate((h) => window.__viewer.lookAt(h), handle);
+    const at = await page.evaluate((h) => window.__viewer.project(h), handle);
+    const got = await page.evaluate((p) => window.__viewer.pixel(p.x, p.y), at);
+    const rgb = [(want >> 16) & 255, (want >> 8) & 255, want & 255];
+    const close = got.every((c, i) => Math.abs(c - rgb[i]) <= 12);
+    check(close, `${name}: (c) block display ${handle} (${d.block}) at (${at.x}, ${at.y}) is rgb(${got}) ~ rgb(${rgb})`);
+    await page.screenshot({ path: join(artifacts, `${name}-block.png`) });
+  }
+  const marks = await page.evaluate(() => window.__viewer.markers());
+  const passes = timeline.expectations.filter((x) => x.pass).length;
+  check(marks.filter((m) => m === 'pass').length === passes && marks.filter((m) => m === 'fail').length === timeline.expectations.length - passes,
+    `${name}: the timeline marks ${passes} passed and ${timeline.expectations.length - passes} failed expectations`);
+  check(errors.length === 0, `${name}: no console errors${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+  await page.close();
+  // A deep link opens at its tick with the panel filtered to its session.
+  const t = ticks[0];
+  const linked = await openPage(browser, `${url}#tick=${t}&session=1`);
+  const at = await linked.page.evaluate(() => window.__viewer.tick);
+  const shown = await linked.page.evaluate(() => window.__viewer.panelEvents().length);
+  const frame = timeline.lines.find((l) => l.op === 'frame' && l.tick === t);
+  const session1 = frame.events.filter((e) => e.session === 1).length;
+  check(at === t && shown === session1, `${name}: #tick=${t}&session=1 opens at tick ${at} with ${shown} events of session 1 (${session1} expected)`);
+  await linked.page.close();
+  child.kill('SIGTERM');
+  return timeline;
+}
+
+async function seekTimes(browser) {
+  // A 12,000-tick scenario: alice waves, stops and waves again all along.
+  const dir = mkdtempSync(join(tmpdir(), 'emote-sim-viewer-'));
+  const script = [{ tick: 0, op: 'player.join', player: 'alice', position: [0, 64, 0], yaw: 180 }];
+  for (let t = 1; t < 12000; t += 120) {
+    script.push({ tick: t, op: 'emote.play', player: 'alice', emote: 'sample:wave', bypass: true });
+    script.push({ tick: t + 100, op: 'emote.stop', player: 'alice' });
+  }
+  const file = join(dir, 'long.json');
+  writeFileSync(file, JSON.stringify({ scenario: 1, name: 'long', emotes: [join(root, 'config/emotes')], ticks: 12000, script }));
+  const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/, 60000);
+  const { page, errors } = await openPage(browser, match[1]);
+  let worst = 0;
+  for (const t of [11999, 5000, 7777, 130, 11000, 3, 9050]) {
+    worst = Math.max(worst, await page.evaluate((tt) => window.__viewer.seekTime(tt), t));
+  }
+  check(worst < 200, `12,000 ticks: the slowest of 7 seeks took ${worst.toFixed(1)} ms (< 200)`);
+  check(errors.length === 0, `12,000 ticks: no console errors${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+  await page.screenshot({ path: join(artifacts, 'long-timeline.png') });
+  await page.close();
+  child.kill('SIGTERM');
+}
+
+/** A minimal line-protocol bot. */
+function bot(port) {
+  return new Promise((res, rej) => {
+    const s = net.connect(port, '127.0.0.1', () => res({
+      send: (o) => s.write(`${JSON.stringify(o)}\n`),
+      close: () => s.end(),
+    }));
+    s.on('error', rej);
+    s.on('data', () => {});
+  });
+}
+
+async function liveServer(browser) {
+  const { child, output } = await start(
+    ['serve', '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', '--emotes', join(root, 'config/emotes'), '--record', ''],
+    /viewer at (http:\/\/\S+)[\s\S]*ready/);
+  const url = /viewer at (http:\/\/\S+)/.exec(output())[1];
+  const port = Number(/listening on 127\.0\.0\.1:(\d+)/.exec(output())[1]);
+  const { page, errors } = await openPage(browser, url);
+  const b = await bot(port);
+  b.send({ op: 'hello', protocol: 1 });
+  b.send({ op: 'player.join', player: 'alice', position: [0, 64, 0], yaw: 180 });
+  b.send({ op: 'emote.play', player: 'alice', emote: 'sample:wave' });
+  await page.waitForFunction(() => window.__viewer.framesReceived > 0 && window.__viewer.drawnDisplays() > 0, { timeout: 10000 }).catch(() => {});
+  await new Promise((r) => setTimeout(r, 1500));
+  const frames = await page.evaluate(() => window.__viewer.framesReceived);
+  const drawn = await page.evaluate(() => window.__viewer.drawnDisplays());
+  check(frames > 0 && drawn > 0, `(e) live: ${frames} frames over the WebSocket, ${drawn} displays drawn while the bot waves`);
+  await page.waitForFunction(() => window.__viewer.sparkline.length > 0, { timeout: 5000 }).catch(() => {});
+  const spark = await page.evaluate(() => window.__viewer.sparkline);
+  check(spark.length > 0 && spark.every((x) => x >= 0 && x < 50), `live: the tick-duration sparkline has ${spark.length} figures from /metrics (${spark.map((x) => x.toFixed(3)).join(', ')} ms)`);
+  check(errors.length === 0, `live: no console errors${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+  await page.screenshot({ path: join(artifacts, 'live.png') });
+  b.close();
+  await page.close();
+  child.kill('SIGTERM');
+}
+
+const browser = await puppeteer.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
+const watchdog = setTimeout(() => { console.log('FAIL browser tests took over 110 s'); process.exit(1); }, 110000);
+try {
+  await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player');
+  await viewScenario(browser, join(root, 'tests/data/viewer/showcase.json'), [1, 30, 45, 20], 'showcase');
+  await seekTimes(browser);
+  await liveServer(browser);
+} catch (e) {
+  check(false, String(e.stack ?? e));
+} finally {
+  clearTimeout(watchdog);
+  await browser.close();
+  for (const c of children) c.kill('SIGKILL');
+}
+console.log(failures ? `${failures} failed` : 'all passed');
+process.exit(failures ? 1 : 0);
