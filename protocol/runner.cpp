@@ -112,6 +112,7 @@ run_result run_scenario(const scenario& s, const host_factory& make_host) {
   auto made = make_host(s);
   if (!made) {
     result.failure = made.error();
+    result.started = false;
     return result;
   }
   sim_host& host = **made;

@@ -86,6 +86,7 @@ struct run_result {
   std::string output; ///< the NDJSON output
   bool passed = false;
   std::string failure; ///< the first unmet expectation, or why the run could not start
+  bool started = true;  ///< false: the simulation could not be built (`failure` says why)
 };
 
 using host_factory =

@@ -16,21 +16,6 @@
 #include <vector>
 
 namespace emote::server {
-namespace {
-
-protocol::host_factory engine_factory(const std::vector<std::filesystem::path>& default_emotes) {
-  return [default_emotes](const protocol::scenario& s)
-             -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
-    std::shared_ptr<content_loader> loader = make_content_loader();
-    auto host = engine_host::create(loader, s.emotes.empty() ? default_emotes : s.emotes, s.engine);
-    if (!host) {
-      return core::failure{"cannot load content: " + host.error()};
-    }
-    return std::unique_ptr<protocol::sim_host>(std::move(*host));
-  };
-}
-
-} // namespace
 
 const cli_command& run_cli() {
   static const cli_command command = [] {
@@ -63,7 +48,7 @@ int cmd_run(std::span<const std::string_view> argv) {
   }
   const std::optional<std::string> out_file = parsed->value("out");
 
-  const protocol::host_factory factory = engine_factory(default_emotes);
+  const protocol::host_factory factory = scenario_host_factory(default_emotes);
   return run_scenario_batch("run", files, out_file, [&](const protocol::scenario& s) {
     protocol::run_result r = protocol::run_scenario(s, factory);
     return scenario_outcome{std::move(r.output), r.passed, std::move(r.failure)};

@@ -27,6 +27,7 @@ int cmd_replay(std::span<const std::string_view> args);
 int cmd_record_to_scenario(std::span<const std::string_view> args);
 int cmd_stress(std::span<const std::string_view> args);
 int cmd_health(std::span<const std::string_view> args);
+int cmd_view(std::span<const std::string_view> args);
 
 const cli_command& check_cli();
 const cli_command& list_cli();
@@ -37,5 +38,6 @@ const cli_command& replay_cli();
 const cli_command& record_to_scenario_cli();
 const cli_command& stress_cli();
 const cli_command& health_cli();
+const cli_command& view_cli();
 
 } // namespace emote::server

@@ -166,4 +166,16 @@ core::result<std::string, api::error> engine_host::register_emote(std::string_vi
   return id;
 }
 
+protocol::host_factory scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes) {
+  return [default_emotes](const protocol::scenario& s)
+             -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
+    std::shared_ptr<content_loader> loader = make_content_loader();
+    auto host = engine_host::create(loader, s.emotes.empty() ? default_emotes : s.emotes, s.engine);
+    if (!host) {
+      return core::failure{"cannot load content: " + host.error()};
+    }
+    return std::unique_ptr<protocol::sim_host>(std::move(*host));
+  };
+}
+
 } // namespace emote::server

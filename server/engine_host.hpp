@@ -58,4 +58,8 @@ private:
   render::render_output packets_;
 };
 
+/// The hosts of in-process scenario runs (`run`, `view`): the Engine on the scenario's emotes
+/// folders, else on `default_emotes`.
+protocol::host_factory scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes);
+
 } // namespace emote::server

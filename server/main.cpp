@@ -13,7 +13,7 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 9> commands{{
+constexpr std::array<command_entry, 10> commands{{
     {cmd_serve, serve_cli},
     {cmd_check, check_cli},
     {cmd_list, list_cli},
@@ -23,6 +23,7 @@ constexpr std::array<command_entry, 9> commands{{
     {cmd_record_to_scenario, record_to_scenario_cli},
     {cmd_stress, stress_cli},
     {cmd_health, health_cli},
+    {cmd_view, view_cli},
 }};
 
 void print_help(std::FILE* out) {

@@ -1,0 +1,114 @@
+// `emote-sim view` (docs/guide/viewer.md) as a process: what it serves for a scenario (the
+// timeline with each expectation's result) and how it refuses what it cannot show. The page
+// itself is tested in a browser by viewer/test/browser.mjs (scripts/test-viewer).
+#include "process.hpp"
+
+#include "server/line_client.hpp"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <fstream>
+#include <regex>
+
+using emote::server::line_client;
+using emote::server::testing::process;
+using emote::server::testing::scratch_dir;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::filesystem::path viewer_data = std::filesystem::path(EMOTE_SIM_TEST_DATA) / "viewer";
+
+/// GET `target` from the `view: http://HOST:PORT/` that `p` printed; the body.
+std::string http_get(process& p, const std::string& target) {
+  std::smatch m;
+  const std::string out = p.out();
+  REQUIRE(std::regex_search(out, m, std::regex(R"(view: http://127\.0\.0\.1:(\d+)/)")));
+  emote::protocol::listen_address a;
+  a.host = "127.0.0.1";
+  a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
+  auto c = line_client::connect(a, 2s);
+  REQUIRE(c.ok());
+  c->send_raw("GET " + target + " HTTP/1.1\r\n\r\n");
+  std::string all;
+  while (auto l = c->read_line(3s)) {
+    all += *l + "\n";
+  }
+  const auto body = all.find("\n\n");
+  REQUIRE_MESSAGE(all.starts_with("HTTP/1.1 200 OK"), all);
+  return all.substr(body + 2);
+}
+
+bool wait_for_out(process& p, const std::string& text) {
+  for (int i = 0; i < 500; ++i) {
+    if (p.out().find(text) != std::string::npos) {
+      return true;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("view: a scenario's timeline with its expectations, served until interrupted") {
+  const auto dir = scratch_dir("view_ok");
+  process p({"view", (viewer_data / "showcase.json").string(), "--http", "127.0.0.1:0"}, dir);
+  REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
+  CHECK(p.out().starts_with("PASS viewer: "));
+  CHECK(http_get(p, "/viewer.json") == "{\"mode\":\"timeline\"}\n");
+  const auto timeline = http_get(p, "/timeline.json");
+  CHECK(timeline.find(R"("ticks":60,"passed":true,"inputs":[{"tick":0,"msg":{"op":"world.blocks")") !=
+        std::string::npos);
+  CHECK(timeline.find(R"({"op":"frame","tick":1,"events":[{"type":"display.spawn")") !=
+        std::string::npos);
+  // Each expectation with whether it holds and where it goes on the timeline.
+  CHECK(timeline.find(R"("pass":true,"tick":1})") != std::string::npos);
+  CHECK(timeline.find(R"("pass":true,"tick":45})") != std::string::npos);
+  p.signal(SIGTERM);
+  CHECK(p.wait(5s) == 0);
+}
+
+TEST_CASE("view: a failing expectation is marked and the exit status says so") {
+  const auto dir = scratch_dir("view_fail");
+  const auto file = dir / "failing.json";
+  std::ofstream(file) << R"({"scenario":1,"name":"fails","emotes":[")"
+                      << (viewer_data / "emotes").string() << R"("],"ticks":5,
+    "script":[{"tick":0,"op":"player.join","player":"a","position":[0,64,0]}],
+    "expect":[{"event":"playback.started","player":"a"}]})";
+  process p({"view", file.string(), "--http", "127.0.0.1:0"}, dir);
+  REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
+  CHECK(p.out().starts_with("FAIL fails: "));
+  const auto timeline = http_get(p, "/timeline.json");
+  CHECK(timeline.find(R"("passed":false,"failure":")") != std::string::npos);
+  CHECK(timeline.find(R"("pass":false})") != std::string::npos);
+  p.signal(SIGTERM);
+  CHECK(p.wait(5s) == 1);
+}
+
+TEST_CASE("view: what it cannot show is an error naming the problem, not a crash") {
+  const auto dir = scratch_dir("view_bad");
+  std::string err;
+  // A truncated scenario.
+  const auto truncated = dir / "truncated.json";
+  std::ofstream(truncated) << R"({"scenario":1,"script":[{"tick":0,"op":"player.jo)";
+  CHECK(process::run({"view", truncated.string()}, dir, nullptr, &err) == 2);
+  CHECK_MESSAGE(err.starts_with("view: " + truncated.string() + ":"), err);
+  // Content that does not load.
+  const auto no_content = dir / "no_content.json";
+  std::ofstream(no_content) << R"({"scenario":1,"emotes":["missing"],"ticks":3,"script":[]})";
+  CHECK(process::run({"view", no_content.string()}, dir, nullptr, &err) == 2);
+  CHECK_MESSAGE(err.find("cannot load content") != std::string::npos, err);
+  // A recording: the way to view it is named.
+  const auto rec = dir / "session.ndjson";
+  std::ofstream(rec) << R"({"emote_sim_recording":1,"server":"x","protocol":1,"seed":0})" << "\n";
+  CHECK(process::run({"view", rec.string()}, dir, nullptr, &err) == 2);
+  CHECK_MESSAGE(err.find("is a recording: convert it first (emote-sim record-to-scenario") !=
+                    std::string::npos,
+                err);
+  // A bad address.
+  CHECK(process::run({"view", (viewer_data / "showcase.json").string(), "--http", "unix:/x"}, dir,
+                     nullptr, &err) == 2);
+  CHECK_MESSAGE(err.find("view: --http: must be a TCP HOST:PORT address") != std::string::npos, err);
+}
