@@ -12,7 +12,6 @@
 
 namespace emote::server {
 
-using protocol::config_loader;
 
 const cli_command& replay_cli() {
   static const cli_command command = [] {
@@ -57,42 +56,16 @@ int cmd_replay(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "replay: note: the last line was incomplete and is ignored\n");
   }
 
-  // The engine as the recording's server had it: its effective configuration and seed.
-  config_loader loader;
-  if (auto err = loader.add_json(rec->header.config_json, "the recording's header", "/")) {
-    std::fprintf(stderr, "replay: %s\n", err->text().c_str());
-    return 2;
-  }
-  auto cfg = loader.build();
-  if (!cfg) {
-    std::fprintf(stderr, "replay: %s\n", cfg.error().text().c_str());
-    return 2;
-  }
-  cfg->engine.seed = rec->header.seed;
-  const std::filesystem::path emotes = args.value("emotes").value_or(cfg->emotes.string());
-
-  auto digest = protocol::content_digest({emotes});
-  if (!digest) {
-    std::fprintf(stderr, "replay: %s\n", digest.error().c_str());
-    return 2;
-  }
-  if (*digest != rec->header.content_digest) {
-    std::fprintf(stderr,
-                 "replay: the content in %s differs from the recording's (recorded %s, now %s)\n",
-                 emotes.c_str(), rec->header.content_digest.c_str(), digest->c_str());
-    if (!args.has("allow-content-change")) {
-      std::fprintf(stderr, "replay: stopped (use --allow-content-change to replay anyway)\n");
-      return 2;
-    }
-  }
-
-  auto host = make_serve_host(emotes, cfg->engine, cfg->render);
+  auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"));
   if (!host) {
     std::fprintf(stderr, "replay: %s\n", host.error().c_str());
     return 2;
   }
-  const auto extras = (*host)->extras();
-  const auto result = replay_recording(*rec, (*host)->sim(), extras.shutdown);
+  if (!host->warning.empty()) {
+    std::fprintf(stderr, "replay: %s\n", host->warning.c_str());
+  }
+  const auto extras = host->host->extras();
+  const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown);
   if (!result.divergence) {
     std::printf("replay: %lld ticks, identical\n", static_cast<long long>(result.ticks));
     return 0;

@@ -44,7 +44,7 @@ std::string event_diff(const std::string& recorded, const std::string& replayed)
 } // namespace
 
 replay_result replay_recording(const protocol::recording& r, protocol::sim_host& host,
-                               const std::function<void()>& shutdown) {
+                               const std::function<void()>& shutdown, const frame_sink& on_frame) {
   replay_result out;
   std::map<std::int64_t, const protocol::rec_frame*> frames;
   for (const auto& e : r.entries) {
@@ -74,6 +74,9 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
     if (!f.events.empty() || it != frames.end()) {
       line = encoded(protocol::full_filter());
       digest = core::sha256_hex(line);
+      if (on_frame && !f.events.empty()) {
+        on_frame(f.tick, line);
+      }
     }
     ++out.ticks;
     const std::string recorded = it == frames.end() ? std::string() : it->second->digest;

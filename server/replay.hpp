@@ -30,7 +30,11 @@ struct replay_result {
 
 /// Replay `r` on `host` (fresh, built from the header's seed and config). `shutdown` stops every
 /// playback with SERVER_STOPPING (the server's own disconnect, conn 0).
+/// `on_frame`, when set, receives each replayed frame line with events (unfiltered, with
+/// matrices, without newline), up to the first divergence.
+using frame_sink = std::function<void(std::int64_t tick, const std::string& line)>;
 replay_result replay_recording(const protocol::recording& r, protocol::sim_host& host,
-                               const std::function<void()>& shutdown);
+                               const std::function<void()>& shutdown,
+                               const frame_sink& on_frame = {});
 
 } // namespace emote::server

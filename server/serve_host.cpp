@@ -3,6 +3,8 @@
 #include "server/content_loader.hpp"
 #include "server/engine_host.hpp"
 
+#include "protocol/config.hpp"
+
 namespace emote::server {
 
 namespace {
@@ -41,6 +43,41 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
                          "': " + host.error()};
   }
   return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
+}
+
+core::result<replay_host, std::string>
+make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
+                 bool allow_content_change) {
+  protocol::config_loader loader;
+  if (auto err = loader.add_json(rec.header.config_json, "the recording's header", "/")) {
+    return core::failure{err->text()};
+  }
+  auto cfg = loader.build();
+  if (!cfg) {
+    return core::failure{cfg.error().text()};
+  }
+  cfg->engine.seed = rec.header.seed;
+  const std::filesystem::path folder = emotes.value_or(cfg->emotes.string());
+  auto digest = protocol::content_digest({folder});
+  if (!digest) {
+    return core::failure{digest.error()};
+  }
+  replay_host out;
+  if (*digest != rec.header.content_digest) {
+    const std::string differs = "the content in " + folder.string() +
+                                " differs from the recording's (recorded " +
+                                rec.header.content_digest + ", now " + *digest + ")";
+    if (!allow_content_change) {
+      return core::failure{differs + "\nreplay: stopped (use --allow-content-change to replay anyway)"};
+    }
+    out.warning = differs;
+  }
+  auto host = make_serve_host(folder, cfg->engine, cfg->render);
+  if (!host) {
+    return core::failure{host.error()};
+  }
+  out.host = std::move(host).value();
+  return out;
 }
 
 } // namespace emote::server

@@ -5,11 +5,13 @@
 
 #include "engine/core/result.hpp"
 #include "engine/sim/engine.hpp"
+#include "protocol/recording.hpp"
 #include "protocol/runner.hpp"
 #include "server/hub.hpp"
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace emote::server {
@@ -27,5 +29,17 @@ public:
 core::result<std::unique_ptr<serve_host>, std::string>
 make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config,
                 const render::render_config& render = {});
+
+struct replay_host {
+  std::unique_ptr<serve_host> host;
+  std::string warning; ///< the content differs from the recording's, allowed
+};
+
+/// The engine as a recording's server had it (protocol.md §8): its header's configuration and
+/// seed, on `emotes` (default: the configured folder). A content digest that differs from the
+/// header's is an error unless `allow_content_change` (then a warning).
+core::result<replay_host, std::string>
+make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
+                 bool allow_content_change);
 
 } // namespace emote::server

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -100,15 +101,74 @@ TEST_CASE("view: what it cannot show is an error naming the problem, not a crash
   std::ofstream(no_content) << R"({"scenario":1,"emotes":["missing"],"ticks":3,"script":[]})";
   CHECK(process::run({"view", no_content.string()}, dir, nullptr, &err) == 2);
   CHECK_MESSAGE(err.find("cannot load content") != std::string::npos, err);
-  // A recording: the way to view it is named.
-  const auto rec = dir / "session.ndjson";
-  std::ofstream(rec) << R"({"emote_sim_recording":1,"server":"x","protocol":1,"seed":0})" << "\n";
-  CHECK(process::run({"view", rec.string()}, dir, nullptr, &err) == 2);
-  CHECK_MESSAGE(err.find("is a recording: convert it first (emote-sim record-to-scenario") !=
-                    std::string::npos,
-                err);
   // A bad address.
   CHECK(process::run({"view", (viewer_data / "showcase.json").string(), "--http", "unix:/x"}, dir,
                      nullptr, &err) == 2);
   CHECK_MESSAGE(err.find("view: --http: must be a TCP HOST:PORT address") != std::string::npos, err);
+}
+
+TEST_CASE("view: a recording replayed, a truncated one noted, another content set refused") {
+  const auto dir = scratch_dir("view_rec");
+  const auto rec = dir / "session.ndjson";
+  {
+    process server({"serve", "--clock", "manual", "--listen", "127.0.0.1:0", "--record",
+                    rec.string(), "--emotes", (viewer_data / "emotes").string()},
+                   dir);
+    REQUIRE_MESSAGE(server.wait_for_log("ready", 10s), server.err());
+    std::smatch m;
+    const std::string log = server.err();
+    REQUIRE(std::regex_search(log, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))")));
+    emote::protocol::listen_address a;
+    a.host = "127.0.0.1";
+    a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
+    auto c = line_client::connect(a, 2s);
+    REQUIRE(c.ok());
+    c->send_line(R"({"op":"hello","protocol":1})");
+    c->send_line(R"({"op":"player.join","player":"alice","position":[0,64,0],"yaw":180})");
+    c->send_line(R"({"op":"emote.play","player":"alice","emote":"viewer:showcase"})");
+    c->send_line(R"({"op":"clock.step","id":"s","ticks":10})");
+    for (int i = 0; i < 100; ++i) {
+      auto l = c->read_line(5s);
+      REQUIRE(l.has_value());
+      if (l->starts_with(R"({"op":"reply","id":"s")")) {
+        break;
+      }
+    }
+    c->send_line(R"({"op":"bye"})");
+    server.signal(SIGTERM);
+    REQUIRE(server.wait(10s) == 0);
+  }
+  {
+    process p({"view", rec.string(), "--http", "127.0.0.1:0"}, dir);
+    REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
+    CHECK_MESSAGE(p.out().starts_with("PASS session.ndjson: "), p.out());
+    const auto timeline = http_get(p, "/timeline.json");
+    CHECK(timeline.find(R"({"op":"player.join","player":"alice")") != std::string::npos);
+    CHECK(timeline.find(R"({"op":"frame","tick":0,"events":[{"type":"display.spawn")") !=
+          std::string::npos);
+    CHECK(timeline.find(R"({"text":"the replay is identical to the recording","pass":true})") !=
+          std::string::npos);
+    p.signal(SIGTERM);
+    CHECK(p.wait(5s) == 0);
+  }
+  // A crash mid-line: the rest is viewed and the note says what was ignored.
+  const auto truncated = dir / "truncated.ndjson";
+  std::filesystem::copy_file(rec, truncated);
+  std::ofstream(truncated, std::ios::app) << R"({"tick":12,"conn":1,"msg":{"op":"pl)";
+  {
+    process p({"view", truncated.string(), "--http", "127.0.0.1:0"}, dir);
+    REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
+    CHECK(p.err().find("view: note: the recording's last line was incomplete and is ignored") !=
+          std::string::npos);
+    CHECK(http_get(p, "/timeline.json").find(R"("note":"the recording's last line was incomplete)") !=
+          std::string::npos);
+    p.signal(SIGTERM);
+    CHECK(p.wait(5s) == 0);
+  }
+  // Another content set: refused, naming both digests.
+  std::string err;
+  CHECK(process::run({"view", rec.string(), "--emotes",
+                      (std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes").string()},
+                     dir, nullptr, &err) == 2);
+  CHECK_MESSAGE(err.find("differs from the recording's (recorded ") != std::string::npos, err);
 }

@@ -419,7 +419,7 @@ async function startTimeline(data) {
     const at = typeof x.tick === 'number' ? x.tick : timeline.ticks - 1;
     addMarkers([{ tick: at, kind: x.pass ? 'pass' : 'fail', text: `${x.pass ? 'PASS' : 'FAIL'} ${x.text}` }], timeline.ticks);
   }
-  if (!data.failure) status(`${data.name ?? ''}  ${timeline.ticks} ticks (loaded in ${Math.round(performance.now() - t0)} ms)`);
+  if (!data.failure) status(`${data.name ?? ''}  ${timeline.ticks} ticks (loaded in ${Math.round(performance.now() - t0)} ms)${data.note ? `\nnote: ${data.note}` : ''}`);
   $('spark-box').style.display = 'none';
   const h = hashParams();
   if (h.has('session')) $('filter-session').value = h.get('session');

@@ -5,7 +5,8 @@
 // independently of the page's model), (b) list that tick's events in the panel, (c) show a block
 // display's colour at its projected position, (d) not be blank. A 12,000-tick scenario checks
 // seek times; a live `serve --http` page must receive frames over the WebSocket while a bot
-// plays. Screenshots go to ARTIFACTS_DIR.
+// plays, and that session's recording, viewed, passes the checks above. Screenshots go to
+// ARTIFACTS_DIR.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
@@ -74,10 +75,11 @@ async function openPage(browser, url) {
   return { page, errors };
 }
 
-async function viewScenario(browser, file, ticks, name) {
+async function viewScenario(browser, file, pickTicks, name) {
   const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
   const url = match[1];
   const timeline = await (await fetch(`${url}timeline.json`)).json();
+  const ticks = typeof pickTicks === 'function' ? pickTicks(timeline) : pickTicks;
   const { page, errors } = await openPage(browser, url);
   for (const t of ticks) {
     await page.evaluate((tt) => window.__viewer.seek(tt), t);
@@ -171,9 +173,9 @@ function bot(port) {
   });
 }
 
-async function liveServer(browser) {
+async function liveServer(browser, record) {
   const { child, output } = await start(
-    ['serve', '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', '--emotes', join(root, 'config/emotes'), '--record', ''],
+    ['serve', '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', '--emotes', join(root, 'config/emotes'), '--record', record],
     /viewer at (http:\/\/\S+)[\s\S]*ready/);
   const url = /viewer at (http:\/\/\S+)/.exec(output())[1];
   const port = Number(/listening on 127\.0\.0\.1:(\d+)/.exec(output())[1]);
@@ -194,7 +196,9 @@ async function liveServer(browser) {
   await page.screenshot({ path: join(artifacts, 'live.png') });
   b.close();
   await page.close();
+  const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
+  await exited;
 }
 
 const browser = await puppeteer.launch({
@@ -207,7 +211,14 @@ try {
   await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player');
   await viewScenario(browser, join(root, 'tests/data/viewer/showcase.json'), [1, 30, 45, 20], 'showcase');
   await seekTimes(browser);
-  await liveServer(browser);
+  // The live session's recording, replayed by `view`: the frame with the spawns, then later.
+  const record = join(mkdtempSync(join(tmpdir(), 'emote-sim-viewer-')), 'live.ndjson');
+  await liveServer(browser, record);
+  await viewScenario(browser, record, (timeline) => {
+    const frames = timeline.lines.filter((l) => l.op === 'frame');
+    const spawn = frames.find((l) => l.events.some((e) => e.type === 'display.spawn'));
+    return [spawn.tick, spawn.tick + 1, frames[frames.length - 1].tick];
+  }, 'recording');
 } catch (e) {
   check(false, String(e.stack ?? e));
 } finally {
