@@ -46,7 +46,7 @@ function textOf(t) {
 // ---------------------------------------------------------------------------------------------
 // Scene
 const container = $('scene');
-const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+const renderer = new THREE.WebGLRenderer({ antialias: false, preserveDrawingBuffer: true });
 renderer.setPixelRatio(1);
 container.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
@@ -521,6 +521,17 @@ window.__viewer = {
   get tick() { return state.tick; },
   get framesReceived() { return framesReceived; },
   get sparkline() { return [...sparkValues]; },
+  /** The mean time of `n` renders of the current scene, in ms. */
+  renderTime(n = 30) {
+    const gl = renderer.getContext();
+    const px = new Uint8Array(4);
+    const t0 = performance.now();
+    for (let i = 0; i < n; ++i) {
+      renderer.render(scene, camera);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); // wait for the GPU
+    }
+    return (performance.now() - t0) / n;
+  },
   offersDrawn() { return offerRoot.children.filter((o) => o.isMesh).length; },
   seek(t) { seek(t); renderer.render(scene, camera); return state.tick; },
   seekTime(t) { const t0 = performance.now(); seek(t); return performance.now() - t0; },
