@@ -123,6 +123,55 @@ std::string query_value(std::string_view query, std::string_view key) {
 
 } // namespace
 
+std::optional<http_answer> answer_parse_error(const boost::system::error_code& ec) {
+  if (ec == http::error::header_limit) {
+    return http_answer{431, "text/plain", "too large\n", {}};
+  }
+  if (ec.category() == http::make_error_code(http::error::bad_target).category() &&
+      ec != http::error::end_of_stream && ec != http::error::partial_message &&
+      ec != http::error::need_more) {
+    return http_answer{400, "text/plain", "bad request: " + ec.message() + "\n", {}};
+  }
+  return std::nullopt;
+}
+
+http_answer answer_request(const http_routes& r, const http::request<http::empty_body>& req) {
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    return {405, "text/plain", "only GET\n", {}};
+  }
+  const std::string_view target(req.target().data(), req.target().size());
+  const auto q = target.find('?');
+  const std::string_view path = target.substr(0, q);
+  const std::string_view query =
+      q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+  if (path == "/metrics" && r.metrics) {
+    return {200, "text/plain; version=0.0.4; charset=utf-8", r.metrics(), {}};
+  }
+  if (path == "/ws" && r.observer && websocket::is_upgrade(req)) {
+    return {http_answer::upgrade, {}, {}, query_value(query, "token")};
+  }
+  for (const auto& d : r.documents) {
+    if (path == d.path) {
+      return {200, d.content_type, *d.body, {}};
+    }
+  }
+  if (r.assets && path.starts_with('/')) {
+    const std::string_view rel = path == "/" ? std::string_view("index.html") : path.substr(1);
+    if (safe_asset_path(rel)) {
+      const auto file = *r.assets / std::string(rel);
+      if (auto body = read_file(file)) {
+        return {200, std::string(content_type_of(file)), std::move(*body), {}};
+      }
+    }
+  } else if (!r.assets && path == "/" && r.observer) {
+    return {404, "text/plain",
+            "the viewer is not built: run scripts/build-viewer (needs npm), or set "
+            "EMOTE_SIM_VIEWER_DIR to its folder\n",
+            {}};
+  }
+  return {404, "text/plain", r.metrics && !r.observer ? "see /metrics\n" : "not found\n", {}};
+}
+
 struct http_listener::state : std::enable_shared_from_this<http_listener::state> {
   state(asio::io_context& ctx, tcp::acceptor a, http_routes r, http_settings s, listen_address b)
       : io(ctx), acceptor(std::move(a)), routes(std::move(r)), settings(std::move(s)),
@@ -273,18 +322,14 @@ public:
   /// Over the cap: a 503 and close, without reading the request.
   void refuse() {
     stream_.expires_after(slot_.st->settings.idle_timeout);
-    respond(http::status::service_unavailable, "text/plain", "too many connections\n", false);
+    respond(503, "text/plain", "too many connections\n", false);
   }
 
 private:
   void on_read(const error_code& ec) {
     if (ec) {
-      if (ec == http::error::header_limit) {
-        respond(http::status::request_header_fields_too_large, "text/plain", "too large\n", false);
-      } else if (ec.category() == http::make_error_code(http::error::bad_target).category() &&
-                 ec != http::error::end_of_stream && ec != http::error::partial_message) {
-        respond(http::status::bad_request, "text/plain", "bad request: " + ec.message() + "\n",
-                false);
+      if (auto a = answer_parse_error(ec)) {
+        respond(a->status, a->content_type, std::move(a->body), false);
       } else {
         // Timed out, the peer left, or it closed mid-request: nothing to answer.
         error_code ignored;
@@ -292,53 +337,13 @@ private:
       }
       return;
     }
-    route(parser_->get());
-  }
-
-  void route(const http::request<http::empty_body>& req) {
-    const bool head = req.method() == http::verb::head;
-    if (req.method() != http::verb::get && !head) {
-      respond(http::status::method_not_allowed, "text/plain", "only GET\n", head);
+    const auto& req = parser_->get();
+    auto a = answer_request(slot_.st->routes, req);
+    if (a.status == http_answer::upgrade) {
+      upgrade(req, std::move(a.token));
       return;
     }
-    const std::string_view target(req.target().data(), req.target().size());
-    const auto q = target.find('?');
-    const std::string_view path = target.substr(0, q);
-    const std::string_view query =
-        q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
-    const http_routes& r = slot_.st->routes;
-    if (path == "/metrics" && r.metrics) {
-      respond(http::status::ok, "text/plain; version=0.0.4; charset=utf-8", r.metrics(), head);
-      return;
-    }
-    if (path == "/ws" && r.observer && websocket::is_upgrade(req)) {
-      upgrade(req, query_value(query, "token"));
-      return;
-    }
-    for (const auto& d : r.documents) {
-      if (path == d.path) {
-        respond(http::status::ok, d.content_type, *d.body, head);
-        return;
-      }
-    }
-    if (r.assets && path.starts_with('/')) {
-      const std::string_view rel = path == "/" ? std::string_view("index.html") : path.substr(1);
-      if (safe_asset_path(rel)) {
-        const auto file = *r.assets / std::string(rel);
-        if (auto body = read_file(file)) {
-          respond(http::status::ok, content_type_of(file), std::move(*body), head);
-          return;
-        }
-      }
-    } else if (!r.assets && path == "/" && r.observer) {
-      respond(http::status::not_found, "text/plain",
-              "the viewer is not built: run scripts/build-viewer (needs npm), or set "
-              "EMOTE_SIM_VIEWER_DIR to its folder\n",
-              head);
-      return;
-    }
-    respond(http::status::not_found, "text/plain",
-            r.metrics && !r.observer ? "see /metrics\n" : "not found\n", head);
+    respond(a.status, a.content_type, std::move(a.body), req.method() == http::verb::head);
   }
 
   void upgrade(const http::request<http::empty_body>& req, std::string token) {
@@ -347,8 +352,7 @@ private:
     error_code ec;
     asio::local::connect_pair(mine, theirs, ec);
     if (ec) {
-      respond(http::status::service_unavailable, "text/plain", "cannot open: " + ec.message() + "\n",
-              false);
+      respond(503, "text/plain", "cannot open: " + ec.message() + "\n", false);
       return;
     }
     const int fd = theirs.release(ec);
@@ -364,8 +368,8 @@ private:
     bridge->start(req, std::move(token));
   }
 
-  void respond(http::status status, std::string_view type, std::string body, bool head) {
-    auto res = std::make_shared<http::response<http::string_body>>(status, 11);
+  void respond(unsigned status, std::string_view type, std::string body, bool head) {
+    auto res = std::make_shared<http::response<http::string_body>>(http::int_to_status(status), 11);
     res->set(http::field::content_type, beast::string_view(type.data(), type.size()));
     res->set(http::field::connection, "close");
     res->body() = std::move(body);

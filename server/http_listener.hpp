@@ -17,6 +17,8 @@
 #include "server/connection.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -85,6 +87,24 @@ private:
   explicit http_listener(std::shared_ptr<state> s);
   std::shared_ptr<state> state_;
 };
+
+/// What a request is answered: a status, its body, or (status `upgrade`) the observer WebSocket
+/// with the URL's token.
+struct http_answer {
+  static constexpr unsigned upgrade = 101;
+  unsigned status = 200;
+  std::string content_type;
+  std::string body;
+  std::string token;
+};
+
+/// The answer to a request that parsed: GET and HEAD routed as the listener does (the fuzz target
+/// fuzz/http_fuzz.cpp drives it with whatever the parser accepts).
+http_answer answer_request(const http_routes& routes,
+                           const boost::beast::http::request<boost::beast::http::empty_body>& req);
+/// The answer to a request that did not parse: 431 over the header limit, 400 when malformed;
+/// nothing when the peer left, went quiet or closed mid-request.
+std::optional<http_answer> answer_parse_error(const boost::system::error_code& ec);
 
 /// Where the built viewer is: $EMOTE_SIM_VIEWER_DIR, else `viewer/` beside the executable's
 /// folder (the build tree: build/<preset>/viewer), else ../share/emote-sim/viewer; the first that
