@@ -78,6 +78,17 @@ struct checker {
     return true;
   }
 
+  /// A player key (protocol.md §5): a non-empty string of at most max_player_key_bytes.
+  bool player_key(const Value& v, const std::string& path, std::string& out) {
+    if (!string(v, path, out, true)) {
+      return false;
+    }
+    if (out.size() > max_player_key_bytes) {
+      return fail(path, "must be at most " + std::to_string(max_player_key_bytes) + " bytes");
+    }
+    return true;
+  }
+
   bool boolean(const Value& v, const std::string& path, bool& out) {
     if (!v.IsBool()) {
       return fail(path, "must be a boolean");
@@ -435,7 +446,7 @@ bool read_player(checker& c, const Value& msg, std::string& out) {
   if (v == nullptr) {
     return c.fail("$.player", "is required");
   }
-  return c.string(*v, "$.player", out, true);
+  return c.player_key(*v, "$.player", out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -510,7 +521,7 @@ bool player_list(checker& c, const Value& v, std::vector<std::string>& out) {
   }
   for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
     std::string p;
-    if (!c.string(v[i], index_path("$.players", i), p, true)) {
+    if (!c.player_key(v[i], index_path("$.players", i), p)) {
       return false;
     }
     out.push_back(std::move(p));
@@ -608,7 +619,7 @@ body_result op_clock_step(checker& c, const Value& m) {
 bool optional_player(checker& c, const Value& m, std::optional<std::string>& out) {
   if (const Value* v = checker::find(m, "player")) {
     std::string p;
-    if (!c.string(*v, "$.player", p, true)) {
+    if (!c.player_key(*v, "$.player", p)) {
       return false;
     }
     out = std::move(p);

@@ -16,6 +16,9 @@
 
 namespace emote::protocol {
 
+/// protocol.md §5: the longest player key a request may name (bytes of UTF-8) **(sim)**.
+inline constexpr std::size_t max_player_key_bytes = 256;
+
 enum class client_role : std::uint8_t { controller, observer };
 
 struct hello_request {

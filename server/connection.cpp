@@ -198,7 +198,7 @@ connection::send_result connection::send(const shared_line& line) {
   if (state_ != state::open) {
     return send_result::closed;
   }
-  if (queued_bytes_ + line->size() > limits_.max_outbound_bytes) {
+  if (over_budget()) {
     slow_consumer();
     return send_result::slow_consumer;
   }
@@ -214,7 +214,7 @@ connection::send_result connection::send_frame(const shared_line& line, bool los
   if (lossy && pending_dropped_ > 0) {
     out = with_dropped(*line, pending_dropped_);
   }
-  if (queued_bytes_ + out->size() > limits_.max_outbound_bytes) {
+  if (lossy ? !fits(out->size()) : over_budget()) {
     if (lossy) {
       ++pending_dropped_;
       ++stats_.frames_dropped;
@@ -255,6 +255,7 @@ void connection::do_write() {
     bytes += item.line->size();
   }
   in_flight_ = buffers.size();
+  in_flight_bytes_ = bytes;
   writing_ = true;
   asio::async_write(socket_, buffers,
                     [self = shared_from_this()](const boost::system::error_code& ec,
@@ -276,6 +277,7 @@ void connection::on_write(const boost::system::error_code& ec, std::size_t n) {
     out_.pop_front();
   }
   in_flight_ = 0;
+  in_flight_bytes_ = 0;
   do_write();
 }
 
@@ -286,8 +288,7 @@ void connection::slow_consumer() {
   if (state_ != state::open) {
     return;
   }
-  // Keep only what is already being written, then a best-effort bye; memory stays bounded by
-  // the budget plus that one line.
+  // Keep only what is already being written, then a best-effort bye.
   while (out_.size() > in_flight_) {
     queued_bytes_ -= out_.back().line->size();
     out_.pop_back();

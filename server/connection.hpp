@@ -155,6 +155,18 @@ private:
   void do_write();
   void on_write(const boost::system::error_code& ec, std::size_t n);
   void slow_consumer();
+  /// protocol.md §1: a consumer is behind when what waits behind the write in progress exceeds
+  /// the budget. A consumer within it always gets the next message, however large: a prompt
+  /// reader is never cut for one reply or frame (waiting bytes stay below the budget plus one
+  /// message, besides the write in progress).
+  [[nodiscard]] bool over_budget() const noexcept {
+    return queued_bytes_ - in_flight_bytes_ > limits_.max_outbound_bytes;
+  }
+  /// A lossy subscriber's frame is queued only when it fits in the budget (else it is dropped),
+  /// so what is waiting never keeps the replies out.
+  [[nodiscard]] bool fits(std::size_t bytes) const noexcept {
+    return queued_bytes_ - in_flight_bytes_ + bytes <= limits_.max_outbound_bytes;
+  }
   void finish_close();
 
   socket_type socket_;
@@ -176,7 +188,8 @@ private:
 
   // writing
   std::deque<out_item> out_;
-  std::size_t in_flight_ = 0; ///< items of out_ being written
+  std::size_t in_flight_ = 0;       ///< items of out_ being written
+  std::size_t in_flight_bytes_ = 0; ///< their bytes
   bool writing_ = false;
   std::size_t queued_bytes_ = 0;
   std::uint64_t pending_dropped_ = 0;

@@ -157,6 +157,18 @@ TEST_CASE("player.join and player.update field errors name the path") {
   bad(R"({"op":"player.join","position":[0,0,0]})", "$.player", "is required");
   bad(R"({"op":"player.join","player":"","position":[0,0,0]})", "$.player", "must not be empty");
   bad(R"({"op":"player.join","player":7,"position":[0,0,0]})", "$.player", "must be a string");
+  // Player keys are at most 256 bytes, wherever a request names one (protocol.md §4).
+  const std::string key256(256, 'k');
+  const std::string key257(257, 'k');
+  CHECK(decode_request(R"({"op":"player.join","player":")" + key256 + R"(","position":[0,0,0]})").ok());
+  bad(R"({"op":"player.join","player":")" + key257 + R"(","position":[0,0,0]})", "$.player",
+      "must be at most 256 bytes");
+  bad(R"({"op":"emote.play","player":")" + key257 + R"(","emote":"a:b"})", "$.player",
+      "must be at most 256 bytes");
+  bad(R"({"op":"state.get","player":")" + key257 + R"("})", "$.player",
+      "must be at most 256 bytes");
+  bad(R"({"op":"subscribe","players":["a",")" + key257 + R"("]})", "$.players[1]",
+      "must be at most 256 bytes");
   bad(R"({"op":"player.join","player":"a","position":[0,0]})", "$.position",
       "must contain 3 values");
   bad(R"({"op":"player.join","player":"a","position":[0,"1",0]})", "$.position[1]",

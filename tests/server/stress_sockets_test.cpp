@@ -244,17 +244,18 @@ TEST_CASE("exe: stress --over tcp|unix gives the in-memory checksum; bad --over 
   CHECK(out.find("over sockets      tcp: 2 readers, 0 slow-consumer disconnects") !=
         std::string::npos);
 
-  // The budget comes from the configuration: frames of about 7 KB over a 1 KiB budget close
-  // every connection as a slow consumer at the first frame, and the run fails.
+  // The budget comes from the configuration, and it bounds what waits, not one message: frames
+  // of about 7 KB over a 1 KiB budget reach readers that keep up (20 TPS here), none is cut
+  // (protocol.md §1). Before, every connection closed as a slow consumer at the first frame.
   REQUIRE(server::testing::process::run({"stress", "--time", "5t", "--instances", "40",
-                                         "--recipients", "3", "--unpaced", "--json", "--over",
-                                         "unix", "--limits-max-outbound-bytes", "1024", "--emotes",
+                                         "--recipients", "3", "--json", "--over", "unix",
+                                         "--limits-max-outbound-bytes", "1024", "--emotes",
                                          emotes_dir.string()},
-                                        dir, &out) == 1);
+                                        dir, &out) == 0);
   rapidjson::Document doc;
   REQUIRE_MESSAGE(!json::parse_wire(out.substr(0, out.find('\n')), doc), out);
-  CHECK(doc["disconnects"].GetInt() == 3);
-  CHECK_FALSE(doc["recipients_agree"].GetBool());
+  CHECK(doc["disconnects"].GetInt() == 0);
+  CHECK(doc["recipients_agree"].GetBool());
 
   std::string err;
   CHECK(server::testing::process::run({"stress", "--over", "udp"}, dir, nullptr, &err) == 2);

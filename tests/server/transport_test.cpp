@@ -258,7 +258,8 @@ TEST_CASE("transport: a consumer that never reads is disconnected with bye slow_
     std::lock_guard lock(f.svc.mu_);
     REQUIRE(f.svc.closed_.size() == 1);
     CHECK(f.svc.closed_.begin()->second); // as a slow consumer
-    CHECK(f.svc.max_queued_ <= limits.max_outbound_bytes);
+    // At most the budget plus the one message that found the queue within it.
+    CHECK(f.svc.max_queued_ <= limits.max_outbound_bytes + 2048);
   }
   // Whatever reached the socket arrives in order; the last line, if it made it, is the bye.
   std::string last;
@@ -275,6 +276,25 @@ TEST_CASE("transport: a consumer that never reads is disconnected with bye slow_
   }
   REQUIRE(other.send_line("still here"));
   CHECK(other.read_line(2s) == "still here");
+}
+
+TEST_CASE("transport: a prompt reader is never cut for one message larger than the budget") {
+  connection_limits limits;
+  limits.max_outbound_bytes = 64 * 1024;
+  fixture f(limits);
+  f.start({loopback()});
+  auto c = f.client();
+  // One frame of 1 MiB, sixteen times the budget, then a small one: both arrive.
+  REQUIRE(c.send_line("flood 1 1048576 strict"));
+  auto big = c.read_line(5s);
+  REQUIRE(big.has_value());
+  CHECK(big->size() > 1048576);
+  CHECK(big->starts_with(R"({"op":"frame")"));
+  CHECK(c.read_line(5s) == R"({"op":"flood_done"})");
+  REQUIRE(c.send_line("hello"));
+  CHECK(c.read_line(2s) == "hello");
+  std::lock_guard lock(f.svc.mu_);
+  CHECK(f.svc.closed_.empty());
 }
 
 TEST_CASE("transport: a lossy consumer drops whole frames and the next frame says how many") {
