@@ -58,11 +58,11 @@ int cmd_check(std::span<const std::string_view> argv) {
     options.molang_tick_ops = n;
   }
   const auto catalog = content::load_paths(roots);
-  const auto report = json ? content::check_report_json(*catalog, options)
-                           : content::check_report_text(*catalog, options);
+  const content::check_findings findings = content::check_findings_of(*catalog, options);
+  const auto report = json ? content::check_report_json(*catalog, findings)
+                           : content::check_report_text(*catalog, findings);
   std::fwrite(report.data(), 1, report.size(), stdout);
   std::fflush(stdout);
-  const content::check_findings findings = content::check_findings_of(*catalog, options);
   const std::size_t errors = findings.errors;
   const std::size_t warnings = findings.warnings;
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;

@@ -50,7 +50,10 @@ check_findings check_findings_of(const catalog& c, const check_options& options)
 }
 
 std::string check_report_text(const catalog& c, const check_options& options) {
-  const check_findings f = check_findings_of(c, options);
+  return check_report_text(c, check_findings_of(c, options));
+}
+
+std::string check_report_text(const catalog& c, const check_findings& f) {
   std::string out;
   for (const auto& d : f.diagnostics) {
     out += core::format_diagnostic(d);
@@ -68,7 +71,10 @@ std::string check_report_text(const catalog& c, const check_options& options) {
 }
 
 std::string check_report_json(const catalog& c, const check_options& options) {
-  const check_findings f = check_findings_of(c, options);
+  return check_report_json(c, check_findings_of(c, options));
+}
+
+std::string check_report_json(const catalog& c, const check_findings& f) {
   std::string out;
   json::json_out w(out);
   for (const auto& d : f.diagnostics) {

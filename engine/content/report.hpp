@@ -27,11 +27,14 @@ check_findings check_findings_of(const catalog& c, const check_options& options)
 /// `molang: <id>: at most <n> operations per tick` line per emote with Molang, then
 /// `check: <a> animations, <s> sequences loaded; <e> errors, <w> warnings`.
 std::string check_report_text(const catalog& c, const check_options& options = {});
+/// The same listing from findings already computed (check_findings_of).
+std::string check_report_text(const catalog& c, const check_findings& findings);
 
 /// One JSON object per diagnostic
 /// (`{"file","line","column","severity","path","message"}`), one
 /// `{"emote","molang_ops_per_tick"}` per emote with Molang (null: unbounded), then
 /// `{"summary":{"files","animations","sequences","errors","warnings"}}`, one per line.
 std::string check_report_json(const catalog& c, const check_options& options = {});
+std::string check_report_json(const catalog& c, const check_findings& findings);
 
 } // namespace emote::content
