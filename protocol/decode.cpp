@@ -584,11 +584,10 @@ body_result op_subscribe(checker& c, const Value& m) {
       return std::nullopt;
     }
   }
-  const std::pair<std::string_view, bool*> flags[] = {
-      {"lossy", &s.lossy},
-      {"empty_frames", &s.empty_frames},
-      {"matrix", &s.filter.matrix},
-      {"packets", &s.filter.packets}};
+  const std::pair<std::string_view, bool*> flags[] = {{"lossy", &s.lossy},
+                                                      {"empty_frames", &s.empty_frames},
+                                                      {"matrix", &s.filter.matrix},
+                                                      {"packets", &s.filter.packets}};
   for (const auto& [name, out] : flags) {
     if (const Value* v = checker::find(m, name)) {
       if (!c.boolean(*v, member_path("$", name), *out)) {
@@ -598,7 +597,8 @@ body_result op_subscribe(checker& c, const Value& m) {
   }
   if (s.filter.packets && s.lossy) {
     // render.md §6: a dropped frame would leave the viewers' clients wrong.
-    c.fail("$.lossy", "cannot be combined with packets (a dropped frame would leave clients wrong)");
+    c.fail("$.lossy",
+           "cannot be combined with packets (a dropped frame would leave clients wrong)");
     return std::nullopt;
   }
   return request_body{subscribe_request{std::move(s)}};
@@ -637,8 +637,34 @@ bool required_emote(checker& c, const Value& m, std::string& out) {
 
 body_result op_state_get(checker& c, const Value& m) {
   state_get_request r;
-  if (!optional_player(c, m, r.player)) {
+  sim::state_query& q = r.query;
+  if (!optional_player(c, m, q.player)) {
     return std::nullopt;
+  }
+  // Paging (protocol.md §4 state.get): `limit` players after the key `after`.
+  const Value* after = checker::find(m, "after");
+  const Value* limit = checker::find(m, "limit");
+  if (q.player && (after != nullptr || limit != nullptr)) {
+    c.fail("$.player", "cannot be combined with after or limit");
+    return std::nullopt;
+  }
+  if (after != nullptr && limit == nullptr) {
+    c.fail("$.after", "requires limit");
+    return std::nullopt;
+  }
+  if (limit != nullptr) {
+    std::int64_t n = 0;
+    if (!c.integer(*limit, "$.limit", 1, max_state_page_players, n)) {
+      return std::nullopt;
+    }
+    q.limit = static_cast<std::size_t>(n);
+  }
+  if (after != nullptr) {
+    std::string key;
+    if (!c.player_key(*after, "$.after", key)) {
+      return std::nullopt;
+    }
+    q.after = std::move(key);
   }
   return request_body{std::move(r)};
 }

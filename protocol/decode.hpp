@@ -18,6 +18,8 @@ namespace emote::protocol {
 
 /// protocol.md §5: the longest player key a request may name (bytes of UTF-8) **(sim)**.
 inline constexpr std::size_t max_player_key_bytes = 256;
+/// The largest `state.get` page (`limit`, protocol.md §4).
+inline constexpr std::int64_t max_state_page_players = 10000;
 
 enum class client_role : std::uint8_t { controller, observer };
 
@@ -45,7 +47,7 @@ struct clock_step_request {
   std::int32_t ticks = 1;
 };
 struct state_get_request {
-  std::optional<std::string> player;
+  sim::state_query query; ///< `player`, or a page: `after`, `limit` (protocol.md §4)
 };
 struct emote_list_request {};
 struct emote_info_request {

@@ -890,6 +890,10 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     o.ch('}');
   }
   o.ch(']');
+  if (s.next) {
+    o.raw(R"(,"next":)");
+    o.str(*s.next);
+  }
 }
 
 namespace {

@@ -178,7 +178,8 @@ void encode_bye(std::string& out, std::string_view reason = {});
 
 /// `,"players":[...],"sessions":[...],"cooldowns":[...]`
 /// state.get's members: players, sessions, cooldowns, and the live displays (render.md §4:
-/// what a consumer arriving mid-emote needs to rebuild the scene).
+/// what a consumer arriving mid-emote needs to rebuild the scene); `,"next":KEY` when a page
+/// has more players after it.
 void encode_state_members(std::string& out, const sim::state_snapshot& s,
                           std::span<const render::display_info> displays);
 

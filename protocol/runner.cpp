@@ -35,9 +35,9 @@ struct executor {
   outcome operator()(const ping_request&) { return ok(); }
   outcome operator()(const state_get_request& q) {
     std::string members;
-    const sim::state_snapshot snapshot = host.state(q.player);
+    const sim::state_snapshot snapshot = host.state(q.query);
     std::vector<render::display_info> displays = host.displays();
-    if (q.player) {
+    if (q.query.player || q.query.limit > 0) {
       // Only the displays of the sessions the snapshot reports.
       std::erase_if(displays, [&](const render::display_info& d) {
         return std::none_of(snapshot.sessions.begin(), snapshot.sessions.end(),

@@ -36,7 +36,7 @@ public:
   virtual const api::frame& step() = 0;
 
   [[nodiscard]] virtual sim::state_snapshot
-  state(const std::optional<std::string>& player) const = 0;
+  state(const sim::state_query& query) const = 0;
   [[nodiscard]] virtual std::vector<emote_summary> list() const = 0;
   [[nodiscard]] virtual std::optional<emote_details> info(std::string_view id) const = 0;
   [[nodiscard]] virtual std::int64_t emote_count() const = 0;

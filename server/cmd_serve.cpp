@@ -5,9 +5,9 @@
 #include "protocol/recording.hpp"
 #include "server/cli_args.hpp"
 #include "server/content_loader.hpp"
+#include "server/http_listener.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
-#include "server/http_listener.hpp"
 #include "server/recorder.hpp"
 #include "server/serve_host.hpp"
 
@@ -142,9 +142,9 @@ int cmd_serve(std::span<const std::string_view> argv) {
   if (cfg.metrics && (!cfg.http || cfg.metrics->text() != cfg.http->text())) {
     http_routes routes;
     routes.metrics = render_metrics;
-    http_settings settings;
-    settings.name = "metrics";
-    auto h = http_listener::open(io, *cfg.metrics, std::move(routes), settings);
+    http_settings metrics_settings;
+    metrics_settings.name = "metrics";
+    auto h = http_listener::open(io, *cfg.metrics, std::move(routes), metrics_settings);
     if (!h) {
       spdlog::critical("{}", h.error());
       return 1;

@@ -101,8 +101,8 @@ protocol::frame_packets engine_host::packets() const {
   return protocol::frame_packets{&packets_, player_names_};
 }
 
-sim::state_snapshot engine_host::state(const std::optional<std::string>& player) const {
-  return engine_->state(player);
+sim::state_snapshot engine_host::state(const sim::state_query& query) const {
+  return engine_->state(query);
 }
 
 std::vector<protocol::emote_summary> engine_host::list() const {
@@ -166,7 +166,8 @@ core::result<std::string, api::error> engine_host::register_emote(std::string_vi
   return id;
 }
 
-protocol::host_factory scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes) {
+protocol::host_factory
+scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes) {
   return [default_emotes](const protocol::scenario& s)
              -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
     std::shared_ptr<content_loader> loader = make_content_loader();

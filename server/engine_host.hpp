@@ -24,7 +24,7 @@ public:
   [[nodiscard]] api::tick_number tick() const override;
   api::reply apply(const api::input& in) override;
   const api::frame& step() override;
-  [[nodiscard]] sim::state_snapshot state(const std::optional<std::string>& player) const override;
+  [[nodiscard]] sim::state_snapshot state(const sim::state_query& query) const override;
   [[nodiscard]] std::vector<protocol::emote_summary> list() const override;
   [[nodiscard]] std::optional<protocol::emote_details> info(std::string_view id) const override;
   [[nodiscard]] std::int64_t emote_count() const override;
@@ -60,6 +60,7 @@ private:
 
 /// The hosts of in-process scenario runs (`run`, `view`): the Engine on the scenario's emotes
 /// folders, else on `default_emotes`.
-protocol::host_factory scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes);
+protocol::host_factory
+scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes);
 
 } // namespace emote::server

@@ -213,6 +213,8 @@ export declare class Client implements AsyncIterable<Frame> {
   worldClear (dimension?: string): Promise<number>
   cooldownClear (player?: string): Promise<number>
   state (player?: string): Promise<Reply>
+  /** state.get page by page: each reply holds at most `limit` players (default 1000), key order. */
+  statePages (limit?: number): AsyncGenerator<Reply>
   resync (players?: string[]): Promise<number>
   step (ticks?: number): Promise<number>
 }

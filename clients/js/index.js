@@ -646,6 +646,15 @@ export class Client {
   async worldClear (dimension) { return (await this.request('world.clear', dimension ? { dimension } : {})).cleared }
   async cooldownClear (player) { return (await this.request('cooldown.clear', player ? { player } : {})).cleared }
   state (player) { return this.request('state.get', player ? { player } : {}) }
+  /** state.get page by page (protocol.md §4): yields each reply, `limit` players at a time. */
+  async * statePages (limit = 1000) {
+    let after
+    do {
+      const page = await this.request('state.get', after === undefined ? { limit } : { limit, after })
+      yield page
+      after = page.next
+    } while (after !== undefined)
+  }
   /** render.resync: the listed viewers (default: all) get everything in range again. */
   async resync (players) { return (await this.request('render.resync', players ? { players } : {})).viewers }
   /** clock.step on a manual clock; resolves with the tick now accepting inputs. */

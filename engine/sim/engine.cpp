@@ -154,11 +154,11 @@ struct engine::impl final : rules::idle_host {
   }
 
   playback::tick_context context_for(const session& s) {
-    return playback::tick_context{
-        now, view_for(s.initiator.player), &out.events,
-        config.molang_session_tick_ops == 0 ? molang::unlimited_ops
-                                            : config.molang_session_tick_ops,
-        config.molang_server_tick_ops == 0 ? nullptr : &server_ops_left};
+    return playback::tick_context{now, view_for(s.initiator.player), &out.events,
+                                  config.molang_session_tick_ops == 0
+                                      ? molang::unlimited_ops
+                                      : config.molang_session_tick_ops,
+                                  config.molang_server_tick_ops == 0 ? nullptr : &server_ops_left};
   }
 
   // =============================================================================================
@@ -910,14 +910,13 @@ std::shared_ptr<const content::catalog> engine::catalog_ptr() const noexcept {
   return impl_->catalog;
 }
 
-state_snapshot engine::state(const std::optional<std::string>& player) const {
+state_snapshot engine::state(const state_query& query) const {
   const impl& m = *impl_;
   state_snapshot out;
-  const auto wanted = [&](std::string_view id) { return !player || *player == id; };
-  m.players.for_each([&](const world::player_state& p) {
-    if (!wanted(p.id)) {
-      return;
-    }
+  // The reported players' keys, sorted: everyone (no filter), one, or a page in key order.
+  std::vector<std::string_view> page;
+  const bool everyone = !query.player && query.limit == 0;
+  const auto report = [&](const world::player_state& p) {
     state_snapshot::player_entry e;
     e.player = p.id;
     if (const session* s = m.participating(p.id)) {
@@ -931,12 +930,35 @@ state_snapshot engine::state(const std::optional<std::string>& player) const {
       e.reserved = true;
     }
     out.players.push_back(std::move(e));
-  });
+  };
+  if (query.player) {
+    if (const world::player_state* p = m.players.find(*query.player)) {
+      report(*p);
+    }
+    page.emplace_back(*query.player);
+  } else if (query.limit > 0) {
+    m.players.for_each_after(query.after.value_or(std::string()),
+                             [&](const world::player_state& p) {
+                               if (out.players.size() == query.limit) {
+                                 out.next = out.players.back().player;
+                                 return false;
+                               }
+                               report(p);
+                               return true;
+                             });
+    for (const auto& e : out.players) {
+      page.emplace_back(e.player); // already ascending
+    }
+  } else {
+    m.players.for_each(report);
+  }
+  const auto wanted = [&](std::string_view id) {
+    return everyone || std::binary_search(page.begin(), page.end(), id);
+  };
   for (const auto& sp : m.sessions) {
     const session& s = *sp;
-    const bool involved = !player || s.initiator.player == *player ||
-                          (s.partner && s.partner->player == *player) ||
-                          (s.reserved && s.reserved->player == *player);
+    const bool involved = wanted(s.initiator.player) || (s.partner && wanted(s.partner->player)) ||
+                          (s.reserved && wanted(s.reserved->player));
     if (!involved) {
       continue;
     }

@@ -95,6 +95,16 @@ struct state_snapshot {
   std::vector<player_entry> players;
   std::vector<session_entry> sessions;
   std::vector<cooldown_entry> cooldowns;
+  /// Paged: the last reported player's key when more players follow (protocol.md §4 state.get).
+  std::optional<std::string> next;
+};
+
+/// Which players `state.get` reports (protocol.md §4): everyone in join order, one player, or a
+/// page of at most `limit` players in ascending key order after the key `after`.
+struct state_query {
+  std::optional<std::string> player;
+  std::optional<std::string> after; ///< paged: start after this key ("" or absent: the first)
+  std::size_t limit = 0;            ///< paged when > 0
 };
 
 class engine {
@@ -131,7 +141,10 @@ public:
 
   [[nodiscard]] const content::catalog& catalog() const noexcept;
   [[nodiscard]] std::shared_ptr<const content::catalog> catalog_ptr() const noexcept;
-  [[nodiscard]] state_snapshot state(const std::optional<std::string>& player) const;
+  [[nodiscard]] state_snapshot state(const state_query& query) const;
+  [[nodiscard]] state_snapshot state(const std::optional<std::string>& player) const {
+    return state(state_query{player, std::nullopt, 0});
+  }
   [[nodiscard]] std::int64_t active_displays() const noexcept;
   [[nodiscard]] std::size_t player_count() const noexcept;
   [[nodiscard]] std::size_t session_count() const noexcept;

@@ -60,6 +60,16 @@ public:
     }
   }
 
+  /// Online players in ascending key order, starting after `after`; stops when `f` returns false.
+  template <class F>
+  void for_each_after(std::string_view after, F&& f) const {
+    for (auto it = by_id_.upper_bound(after); it != by_id_.end(); ++it) {
+      if (!f(players_.at(it->second))) {
+        return;
+      }
+    }
+  }
+
 private:
   std::map<std::uint64_t, player_state> players_;           ///< join order → player
   std::map<std::string, std::uint64_t, std::less<>> by_id_; ///< id → join order

@@ -160,7 +160,8 @@ TEST_CASE("player.join and player.update field errors name the path") {
   // Player keys are at most 256 bytes, wherever a request names one (protocol.md §4).
   const std::string key256(256, 'k');
   const std::string key257(257, 'k');
-  CHECK(decode_request(R"({"op":"player.join","player":")" + key256 + R"(","position":[0,0,0]})").ok());
+  CHECK(decode_request(R"({"op":"player.join","player":")" + key256 + R"(","position":[0,0,0]})")
+            .ok());
   bad(R"({"op":"player.join","player":")" + key257 + R"(","position":[0,0,0]})", "$.player",
       "must be at most 256 bytes");
   bad(R"({"op":"emote.play","player":")" + key257 + R"(","emote":"a:b"})", "$.player",
@@ -337,8 +338,30 @@ TEST_CASE("content and cooldown ops") {
   CHECK(std::get<emote_reload_request>(ok(R"({"op":"emote.reload","allow_empty":true})").body)
             .allow_empty);
   bad(R"({"op":"emote.reload","allow_empty":1})", "$.allow_empty");
-  CHECK(std::get<state_get_request>(ok(R"({"op":"state.get","player":"bob"})").body).player ==
+  CHECK(std::get<state_get_request>(ok(R"({"op":"state.get","player":"bob"})").body).query.player ==
         "bob");
+}
+
+TEST_CASE("state.get paging: limit, after (protocol.md §4)") {
+  const auto q = [](const std::string& line) {
+    return std::get<state_get_request>(ok(line).body).query;
+  };
+  const auto all = q(R"({"op":"state.get"})");
+  CHECK(all.limit == 0);
+  CHECK_FALSE(all.after);
+  const auto first = q(R"({"op":"state.get","limit":2})");
+  CHECK(first.limit == 2);
+  CHECK_FALSE(first.after);
+  const auto more = q(R"({"op":"state.get","limit":10000,"after":"bob"})");
+  CHECK(more.limit == 10000);
+  CHECK(more.after == std::optional<std::string>("bob"));
+  bad(R"({"op":"state.get","limit":0})", "$.limit", "must be between 1 and 10000");
+  bad(R"({"op":"state.get","limit":10001})", "$.limit", "must be between 1 and 10000");
+  bad(R"({"op":"state.get","limit":1.5})", "$.limit", "must be an integer");
+  bad(R"({"op":"state.get","after":"bob"})", "$.after", "requires limit");
+  bad(R"({"op":"state.get","limit":2,"after":""})", "$.after");
+  bad(R"({"op":"state.get","player":"a","limit":2})", "$.player",
+      "cannot be combined with after or limit");
 }
 
 TEST_CASE("clock.step bounds") {
@@ -378,10 +401,10 @@ TEST_CASE("subscribe filters") {
 }
 
 TEST_CASE("subscribe: a players filter") {
-  auto s = std::get<subscribe_request>(
-               ok(R"({"op":"subscribe","players":["bob","alice","bob"],"events":["playback."]})")
-                   .body)
-               .subscription;
+  auto s =
+      std::get<subscribe_request>(
+          ok(R"({"op":"subscribe","players":["bob","alice","bob"],"events":["playback."]})").body)
+          .subscription;
   CHECK(s.filter.players == std::vector<std::string>{"alice", "bob"});
   CHECK(std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body)
             .subscription.filter.players.empty());
@@ -422,10 +445,11 @@ TEST_CASE("the record copy is compact, exact and token-free") {
 }
 
 TEST_CASE("viewer fields (render.md §2)") {
-  auto r = ok(R"({"op":"player.join","player":"alice","position":[0,64,0],"protocol":769,)"
-              R"("entity_id":42,"view_distance":12,"name":"Alice_1","glowing":true,)"
-              R"("skin_textures":{"head:0":{"value":"dGV4","signature":"c2ln"},"default":{"value":"ZGVm"}},)"
-              R"("uuid":"0f8a1b2c3d4e5f60718293a4b5c6d7e8"})");
+  auto r = ok(
+      R"({"op":"player.join","player":"alice","position":[0,64,0],"protocol":769,)"
+      R"("entity_id":42,"view_distance":12,"name":"Alice_1","glowing":true,)"
+      R"("skin_textures":{"head:0":{"value":"dGV4","signature":"c2ln"},"default":{"value":"ZGVm"}},)"
+      R"("uuid":"0f8a1b2c3d4e5f60718293a4b5c6d7e8"})");
   const auto& j = input_of<api::player_join>(r);
   REQUIRE(j.fields.viewer.protocol);
   CHECK(*j.fields.viewer.protocol == 769);
@@ -471,8 +495,8 @@ TEST_CASE("viewer fields (render.md §2)") {
 TEST_CASE("subscribe with packets; render.resync") {
   auto s = ok(R"({"op":"subscribe","packets":true})");
   CHECK(std::get<subscribe_request>(s.body).subscription.filter.packets);
-  CHECK_FALSE(std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body)
-                  .subscription.filter.packets);
+  CHECK_FALSE(
+      std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body).subscription.filter.packets);
   // K27: packets and lossy cannot go together.
   bad(R"({"op":"subscribe","packets":true,"lossy":true})", "$.lossy");
 

@@ -80,7 +80,8 @@ public:
     return frame_;
   }
 
-  sim::state_snapshot state(const std::optional<std::string>& player) const override {
+  sim::state_snapshot state(const sim::state_query& q) const override {
+    const std::optional<std::string>& player = q.player;
     sim::state_snapshot s;
     for (const auto& p : players_) {
       if (!player || *player == p) {
@@ -311,7 +312,7 @@ TEST_CASE("a run without expectations passes and runs every tick") {
       f_.tick = n_++;
       return f_;
     }
-    sim::state_snapshot state(const std::optional<std::string>&) const override { return {}; }
+    sim::state_snapshot state(const sim::state_query&) const override { return {}; }
     std::vector<emote_summary> list() const override { return {}; }
     std::optional<emote_details> info(std::string_view) const override { return std::nullopt; }
     std::int64_t emote_count() const override { return 0; }

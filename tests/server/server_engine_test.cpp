@@ -317,10 +317,22 @@ TEST_CASE("[engine] server: viewers get packets; state.get has the displays; ren
   }
   CHECK(alice);
   CHECK(bob);
-  CHECK_FALSE(carol); // never joined as a viewer: no packets
+  CHECK_FALSE(carol);  // never joined as a viewer: no packets
   CHECK(packets_only); // the tick after the spawn has packets without a playback.* event
   const auto st = t.ask(R"("op":"state.get")");
   CHECK_MESSAGE(st.find(R"("displays":[{"handle":)") != std::string::npos, st);
+  CHECK(st.find(R"("next")") == std::string::npos);
+  // Paged (protocol.md §4): alice's page has her session's displays and says where to go on;
+  // the page after it has bob and carol, no session, no display, no next.
+  const auto p1 = t.ask(R"("op":"state.get","limit":1)");
+  CHECK_MESSAGE(p1.find(R"("players":[{"player":"alice")") != std::string::npos, p1);
+  CHECK(p1.find(R"("displays":[{"handle":)") != std::string::npos);
+  CHECK(p1.find(R"("next":"alice")") != std::string::npos);
+  const auto p2 = t.ask(R"("op":"state.get","limit":5,"after":"alice")");
+  CHECK_MESSAGE(p2.find(R"("players":[{"player":"bob")") != std::string::npos, p2);
+  CHECK(p2.find(R"({"player":"carol")") != std::string::npos);
+  CHECK(p2.find(R"("sessions":[],"cooldowns":[],"displays":[])") != std::string::npos);
+  CHECK(p2.find(R"("next")") == std::string::npos);
   CHECK(t.ask(R"("op":"render.resync","players":["alice","carol","nobody"])")
             .find(R"("viewers":1)") != std::string::npos);
   CHECK(t.ask(R"("op":"render.resync")").find(R"("viewers":2)") != std::string::npos);
@@ -334,7 +346,8 @@ TEST_CASE("[engine] python: the client's packet helpers on a viewer's frames") {
   engine_server s;
   const std::string addr = s.server->bound()[0].text();
   const std::string script = std::string(R"(
-import sys; sys.path.insert(0, ")") + EMOTE_SIM_SOURCE_DIR + R"(/clients/python")
+import sys; sys.path.insert(0, ")") +
+                             EMOTE_SIM_SOURCE_DIR + R"(/clients/python")
 from emote_sim import Client, viewer_packets, packet_id
 with Client(")" + addr + R"(", client="py-packets") as c:
     c.subscribe(packets=True)
@@ -354,9 +367,7 @@ with Client(")" + addr + R"(", client="py-packets") as c:
 print("packets ok")
 )";
   const auto path = std::filesystem::temp_directory_path() / "emote_sim_py_packets.py";
-  {
-    std::ofstream(path) << script;
-  }
+  { std::ofstream(path) << script; }
   const std::string cmd = "python3 " + path.string() + " 2>&1";
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");

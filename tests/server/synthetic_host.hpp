@@ -143,7 +143,8 @@ public:
 
   void shutdown() { stop_all(api::stop_reason::server_stopping); }
 
-  [[nodiscard]] sim::state_snapshot state(const std::optional<std::string>& who) const override {
+  [[nodiscard]] sim::state_snapshot state(const sim::state_query& q) const override {
+    const std::optional<std::string>& who = q.player;
     sim::state_snapshot s;
     for (const auto& [name, p] : players_) {
       if (who && *who != name) {

@@ -81,6 +81,53 @@ TEST_CASE("state.get: players, sessions, cooldowns") {
   CHECK(h.eng.session_count() == 2);
 }
 
+TEST_CASE("state.get pages: key order, each page's sessions and cooldowns, next (protocol.md §4)") {
+  harness h;
+  // Joined out of key order: a page is in key order, whatever the join order.
+  h.join("carol", {9, 64, 9});
+  h.join("alice", {0, 64, 0}, 0);
+  h.join("dave", {20, 64, 20});
+  h.join("bob", {0, 64, 1.2}, 180);
+  h.play("alice", "demo:hs"); // offers to bob (reserved)
+  h.play("carol", "demo:cd100");
+  h.run_to(5);
+  sim::state_query q;
+  q.limit = 2;
+  const auto p1 = h.eng.state(q);
+  REQUIRE(p1.players.size() == 2);
+  CHECK(p1.players[0].player == "alice");
+  CHECK(p1.players[1].player == "bob");
+  CHECK(p1.next == std::optional<std::string>("bob"));
+  REQUIRE(p1.sessions.size() == 1); // alice's offer, bob reserved by it
+  CHECK(p1.sessions[0].initiator == "alice");
+  CHECK(p1.cooldowns.empty());
+
+  q.after = p1.next;
+  const auto p2 = h.eng.state(q);
+  REQUIRE(p2.players.size() == 2);
+  CHECK(p2.players[0].player == "carol");
+  CHECK(p2.players[1].player == "dave");
+  CHECK_FALSE(p2.next); // nothing after dave
+  REQUIRE(p2.sessions.size() == 1);
+  CHECK(p2.sessions[0].emote == "demo:cd100");
+  REQUIRE(p2.cooldowns.size() == 1);
+  CHECK(p2.cooldowns[0].player == "carol");
+
+  // A key that is no longer online still places the page; past the last key: empty.
+  q.after = "b";
+  CHECK(h.eng.state(q).players.front().player == "bob");
+  q.after = "zz";
+  const auto past = h.eng.state(q);
+  CHECK(past.players.empty());
+  CHECK(past.sessions.empty());
+  CHECK_FALSE(past.next);
+  // Unpaged: everyone in join order, no next.
+  const auto all = h.eng.state(std::nullopt);
+  REQUIRE(all.players.size() == 4);
+  CHECK(all.players[0].player == "carol");
+  CHECK_FALSE(all.next);
+}
+
 TEST_CASE("reload stops everything in creation order and swaps the content") {
   harness h;
   h.join("alice", {0, 64, 0});

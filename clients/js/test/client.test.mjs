@@ -73,6 +73,13 @@ describe('a manual-clock server', () => {
     assert.equal(await c.worldClear(), 1)
     assert.equal(await c.resync(['op-alice']), 1)
     assert.equal((await p.state()).players[0].player, 'op-alice')
+    await c.players.join('op-bob', { position: [50, 64, 0] })
+    await c.players.join('op-carol', { position: [60, 64, 0] })
+    const pages = []
+    for await (const page of c.statePages(2)) pages.push(page.players.map((e) => e.player))
+    assert.deepEqual(pages, [['op-alice', 'op-bob'], ['op-carol']])
+    await c.leave('op-bob')
+    await c.leave('op-carol')
     assert.equal((await c.unregister('test:blink')).ok, true)
     assert.ok((await c.reload()).loaded >= 10)
     const before = c.tick

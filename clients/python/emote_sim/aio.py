@@ -415,6 +415,17 @@ class AsyncClient(ClientBase):
     async def state(self, player=None):
         return await self.request("state.get", **({} if player is None else {"player": player}))
 
+    async def state_pages(self, limit=1000):
+        """state.get page by page (protocol.md §4): yields each reply, `limit` players at a time."""
+        after = None
+        while True:
+            extra = {} if after is None else {"after": after}
+            page = await self.request("state.get", limit=limit, **extra)
+            yield page
+            after = page.get("next")
+            if after is None:
+                return
+
     async def step(self, ticks=1):
         return (await self.request("clock.step", ticks=ticks,
                                    timeout=max(self.timeout, ticks / 100)))["tick"]

@@ -497,6 +497,16 @@ class Client(ClientBase):
     def state(self, player=None):
         return self.request("state.get", **({} if player is None else {"player": player}))
 
+    def state_pages(self, limit=1000):
+        """state.get page by page (protocol.md §4): yields each reply, `limit` players at a time."""
+        after = None
+        while True:
+            page = self.request("state.get", limit=limit, **({} if after is None else {"after": after}))
+            yield page
+            after = page.get("next")
+            if after is None:
+                return
+
     def resync(self, players=None):
         """render.resync: the listed viewers (default: all) get everything in range again."""
         fields = {} if players is None else {"players": list(players)}

@@ -67,6 +67,12 @@ class ManualClock(unittest.TestCase):
         self.assertEqual(c.world_clear(), 1)
         self.assertEqual(c.resync(["op-alice"]), 1)
         self.assertEqual(c.state("op-alice")["players"][0]["player"], "op-alice")
+        c.players.join("op-bob", position=[50, 64, 0])
+        c.players.join("op-carol", position=[60, 64, 0])
+        pages = [[e["player"] for e in page["players"]] for page in c.state_pages(2)]
+        self.assertEqual(pages, [["op-alice", "op-bob"], ["op-carol"]])
+        c.leave("op-bob")
+        c.leave("op-carol")
         self.assertEqual(c.unregister("test:blink")["ok"], True)
         self.assertGreaterEqual(c.reload()["loaded"], 10)
         before = c.tick
@@ -222,6 +228,9 @@ class ManualClock(unittest.TestCase):
             with self.assertRaises(EmoteSimError) as cm:
                 await c.play("aio-a", "nope:x")
             self.assertEqual(cm.exception.code, "unknown_emote")
+            pages = [[e["player"] for e in page["players"]] async for page in c.state_pages(1)]
+            self.assertIn(["aio-a"], pages)
+            self.assertTrue(all(len(names) == 1 for names in pages))
             await p.leave()
             await c.close()
         asyncio.run(run())
