@@ -455,15 +455,15 @@ const config_key table[] = {
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.engine.max_players);
         }),
-    row("limits.molang_session_tick_ops", config_type::integer, 0, std::int64_t{1} << 40,
-        "250000", "limits-molang-session-tick-ops", "EMOTE_SIM_LIMITS_MOLANG_SESSION_TICK_OPS",
-        "N", "Molang operations one session may run in one tick (0: unlimited)",
+    row("limits.molang_session_tick_ops", config_type::integer, 0, std::int64_t{1} << 40, "250000",
+        "limits-molang-session-tick-ops", "EMOTE_SIM_LIMITS_MOLANG_SESSION_TICK_OPS", "N",
+        "Molang operations one session may run in one tick (0: unlimited)",
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.engine.molang_session_tick_ops);
         }),
-    row("limits.molang_server_tick_ops", config_type::integer, 0, std::int64_t{1} << 40,
-        "2000000", "limits-molang-server-tick-ops", "EMOTE_SIM_LIMITS_MOLANG_SERVER_TICK_OPS",
-        "N", "Molang operations all sessions together may run in one tick (0: unlimited)",
+    row("limits.molang_server_tick_ops", config_type::integer, 0, std::int64_t{1} << 40, "2000000",
+        "limits-molang-server-tick-ops", "EMOTE_SIM_LIMITS_MOLANG_SERVER_TICK_OPS", "N",
+        "Molang operations all sessions together may run in one tick (0: unlimited)",
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.engine.molang_server_tick_ops);
         }),
@@ -526,6 +526,13 @@ const config_key table[] = {
           }
           c.record_frames = v.value->as_bool();
           return std::nullopt;
+        }),
+    row("record_state_every", config_type::integer, 0, int32_max, "100", "record-state-every",
+        "EMOTE_SIM_RECORD_STATE_EVERY", "TICKS",
+        "write a full state dump into the recording every TICKS ticks (a state digest is written "
+        "every tick; 0: no dumps)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.record_state_every);
         }),
 };
 

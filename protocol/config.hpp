@@ -62,6 +62,8 @@ struct server_config {
   std::optional<listen_address> http;    ///< TCP address of the viewer, its WebSocket and /metrics
   std::filesystem::path record;          ///< empty: no recording
   bool record_frames = false;
+  /// protocol.md §8: a full state dump every this many ticks (0: digests only).
+  std::int64_t record_state_every = 100;
   /// The merged configuration as one JSON object in the file's shape: the keys some layer set,
   /// tokens blanked, paths absolute. Recordings store it in their header;
   /// `config_loader::add_json` reads it back.

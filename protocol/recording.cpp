@@ -105,7 +105,8 @@ std::string_view without_newline(std::string_view line) {
 } // namespace
 
 void append_frame(std::string& out, std::int64_t tick, std::string_view frame_line,
-                  std::optional<std::string_view> stored_line) {
+                  std::optional<std::string_view> stored_line,
+                  std::optional<std::string_view> state) {
   frame_line = without_newline(frame_line);
   json_out o(out);
   o.raw(R"({"tick":)");
@@ -113,12 +114,49 @@ void append_frame(std::string& out, std::int64_t tick, std::string_view frame_li
   o.raw(R"(,"digest":")");
   o.raw(sha256_hex(frame_line));
   o.ch('"');
+  if (state) {
+    o.raw(R"(,"state":")");
+    o.raw(*state);
+    o.ch('"');
+  }
   if (stored_line) {
     o.raw(R"(,"frame":)");
     o.raw(without_newline(*stored_line));
   }
   o.raw("}\n");
 }
+
+void append_state(std::string& out, std::int64_t tick, std::string_view state) {
+  json_out o(out);
+  o.raw(R"({"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"state":")");
+  o.raw(state);
+  o.raw("\"}\n");
+}
+
+void append_state_dump(std::string& out, std::int64_t tick, std::string_view dump_json) {
+  json_out o(out);
+  o.raw(R"({"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"state_dump":)");
+  o.raw(dump_json);
+  o.raw("}\n");
+}
+
+namespace {
+bool is_state_digest(const rapidjson::Value& v) {
+  if (!v.IsString() || v.GetStringLength() != 16) {
+    return false;
+  }
+  for (const char c : sv(v)) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+      return false;
+    }
+  }
+  return true;
+}
+} // namespace
 
 core::result<recording, std::string> parse_recording(std::string_view text) {
   recording rec;
@@ -187,6 +225,22 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       return line_error(line_no, "tick " + std::to_string(tick) + " goes back in time");
     }
     rec.last_tick = tick;
+    if (const auto* state = find_member(doc, "state"); state != nullptr) {
+      if (!is_state_digest(*state)) {
+        return line_error(line_no, "state must be 16 lower-case hexadecimal digits");
+      }
+      rec.states[tick] = std::string(sv(*state));
+      if (!doc.HasMember("digest")) {
+        continue;
+      }
+    }
+    if (const auto* dump = find_member(doc, "state_dump"); dump != nullptr) {
+      if (!dump->IsObject()) {
+        return line_error(line_no, "state_dump must be an object");
+      }
+      rec.state_dumps[tick] = to_json(*dump);
+      continue;
+    }
     if (const auto* digest = find_member(doc, "digest"); digest != nullptr) {
       if (!digest->IsString() || digest->GetStringLength() != 64) {
         return line_error(line_no, "digest must be 64 hexadecimal digits");

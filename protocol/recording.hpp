@@ -9,11 +9,14 @@
 //   {"tick":N,"conn":C,"msg":{...}}
 //   {"tick":N,"digest":H}                       (or, with --record-frames:)
 //   {"tick":N,"digest":H,"frame":{"op":"frame",...}}
+//   with state digests (every tick): `"state":S` after the digest, or {"tick":N,"state":S} for a
+//   tick without output; every K ticks {"tick":N,"state_dump":{...}}
 
 #include "engine/core/result.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,8 +43,14 @@ void append_msg(std::string& out, std::int64_t tick, std::int64_t conn,
                 std::string_view message_json);
 /// The digest line of one frame; `frame_line` as an unfiltered subscriber with matrices receives
 /// it (with or without its newline, which is not digested). `with_frame` embeds the frame.
+/// `state`, when given, is the tick's state digest (16 hex digits), written after the digest.
 void append_frame(std::string& out, std::int64_t tick, std::string_view frame_line,
-                  std::optional<std::string_view> stored_line);
+                  std::optional<std::string_view> stored_line,
+                  std::optional<std::string_view> state = std::nullopt);
+/// The state digest of a tick without output: `{"tick":N,"state":S}`.
+void append_state(std::string& out, std::int64_t tick, std::string_view state);
+/// A full state dump (json/state_json.hpp, compact): `{"tick":N,"state_dump":{...}}`.
+void append_state_dump(std::string& out, std::int64_t tick, std::string_view dump_json);
 
 struct rec_connect {
   std::int64_t tick = 0;
@@ -72,6 +81,9 @@ struct recording {
   std::vector<recording_entry> entries;
   bool truncated_tail = false; ///< an incomplete last line was ignored
   std::int64_t last_tick = -1; ///< the highest tick of any entry
+  /// protocol.md §8 state digests by tick (16 hex digits), and the dumps (compact JSON).
+  std::map<std::int64_t, std::string> states;
+  std::map<std::int64_t, std::string> state_dumps;
 };
 
 /// Parse a recording. A last line without a newline that does not parse is ignored (a crash

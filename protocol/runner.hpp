@@ -61,6 +61,13 @@ public:
   virtual std::int64_t render_resync(const render_resync_request& r) = 0;
   /// The packet entries of the last step() and the player keys they name; valid like its frame.
   [[nodiscard]] virtual frame_packets packets() const = 0;
+
+  /// The simulation's whole state in its canonical traversal (protocol.md §8 state digests),
+  /// between ticks; false (and nothing reported) for a host that cannot describe its state.
+  virtual bool describe_state(core::state_sink& s) const {
+    (void)s;
+    return false;
+  }
 };
 
 /// What executing a request came to, for whoever counts and logs it (the server's metrics): the
@@ -86,7 +93,7 @@ struct run_result {
   std::string output; ///< the NDJSON output
   bool passed = false;
   std::string failure; ///< the first unmet expectation, or why the run could not start
-  bool started = true;  ///< false: the simulation could not be built (`failure` says why)
+  bool started = true; ///< false: the simulation could not be built (`failure` says why)
 };
 
 using host_factory =

@@ -12,7 +12,6 @@
 
 namespace emote::server {
 
-
 const cli_command& replay_cli() {
   static const cli_command command = [] {
     cli_command c;
@@ -21,7 +20,9 @@ const cli_command& replay_cli() {
     c.summary = "replay a recording and compare its frames";
     c.description =
         "Rebuilds the engine from the recording's header (seed, configuration), applies every\n"
-        "recorded message at its tick and compares each recomputed frame with the recording.\n"
+        "recorded message at its tick and compares each recomputed frame with the recording,\n"
+        "and each recomputed state digest with the recorded one; the first tick whose state\n"
+        "diverged is printed with the difference against the nearest recorded state dump.\n"
         "Exit status: 0 identical, 1 diverged (the first divergent tick is printed), 2 the\n"
         "content differs (without --allow-content-change) or the recording cannot be read.\n";
     c.options = {
@@ -34,6 +35,25 @@ const cli_command& replay_cli() {
     return c;
   }();
   return command;
+}
+
+static void print_state_divergence(const state_divergence& s) {
+  std::printf("replay: state diverged at tick %lld (recorded state %s, replayed %s)\n",
+              static_cast<long long>(s.tick), s.recorded_digest.c_str(), s.replayed_digest.c_str());
+  if (s.dump_tick < 0) {
+    std::printf("  (the recording holds no state dump to compare with)\n");
+    return;
+  }
+  if (s.dump_tick == s.compared_tick) {
+    std::printf("  state at tick %lld, the recorded dump against the replayed state:\n",
+                static_cast<long long>(s.dump_tick));
+  } else {
+    std::printf("  the replayed state at tick %lld against the recorded dump of tick %lld "
+                "(the last before the divergence; ordinary changes since then show too):\n",
+                static_cast<long long>(s.compared_tick), static_cast<long long>(s.dump_tick));
+  }
+  std::fputs(s.details.empty() ? "  (no difference in the dumped fields)\n" : s.details.c_str(),
+             stdout);
 }
 
 int cmd_replay(std::span<const std::string_view> argv) {
@@ -66,9 +86,20 @@ int cmd_replay(std::span<const std::string_view> argv) {
   }
   const auto extras = host->host->extras();
   const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown);
-  if (!result.divergence) {
+  if (!result.divergence && !result.state) {
     std::printf("replay: %lld ticks, identical\n", static_cast<long long>(result.ticks));
     return 0;
+  }
+  // In tick order; at the same tick the output's verdict first.
+  const bool state_first =
+      result.state && (!result.divergence || result.state->tick < result.divergence->tick);
+  if (state_first) {
+    print_state_divergence(*result.state);
+  }
+  if (!result.divergence) {
+    std::printf("replay: the output stayed identical (%lld ticks replayed)\n",
+                static_cast<long long>(result.ticks));
+    return 1;
   }
   const auto& d = *result.divergence;
   std::printf("replay: diverged at tick %lld\n", static_cast<long long>(d.tick));
@@ -80,6 +111,9 @@ int cmd_replay(std::span<const std::string_view> argv) {
     std::fputs(d.details.c_str(), stdout);
   } else if (!d.replayed_frame.empty()) {
     std::printf("  replayed frame: %s\n", d.replayed_frame.c_str());
+  }
+  if (result.state && !state_first) {
+    print_state_divergence(*result.state);
   }
   return 1;
 }

@@ -99,6 +99,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
       return 1;
     }
     rec = std::move(r).value();
+    rec->set_state_every(cfg.record_state_every);
     spdlog::info("recording to {}{}", cfg.record.string(),
                  cfg.record_frames ? " (with frames)" : "");
   }

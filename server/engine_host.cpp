@@ -97,6 +97,11 @@ std::int64_t engine_host::render_resync(const protocol::render_resync_request& r
   return viewers;
 }
 
+bool engine_host::describe_state(core::state_sink& s) const {
+  engine_->describe_state(s);
+  return true;
+}
+
 protocol::frame_packets engine_host::packets() const {
   return protocol::frame_packets{&packets_, player_names_};
 }

@@ -33,6 +33,7 @@ public:
   [[nodiscard]] std::vector<render::display_info> displays() const override;
   std::int64_t render_resync(const protocol::render_resync_request& r) override;
   [[nodiscard]] protocol::frame_packets packets() const override;
+  bool describe_state(core::state_sink& s) const override;
 
   [[nodiscard]] sim::engine& engine() noexcept { return *engine_; }
   /// The diagnostics of the load at create() (the skipped files and warnings).

@@ -2,6 +2,8 @@
 
 #include "server/content_loader.hpp"
 
+#include "engine/json/state_json.hpp"
+
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
@@ -456,12 +458,29 @@ void hub::run_tick() {
   if (has_events) {
     ++metrics_.frames_total;
   }
+  // protocol.md §8: the state digest of every tick, a dump every record_state_every ticks.
+  std::optional<std::string> state;
+  if (rec_ != nullptr) {
+    core::state_hasher h;
+    if (host_.describe_state(h)) {
+      state = core::state_digest_hex(h.digest());
+    }
+  }
   // render.md §6: digests cover events only; recorded frames carry the packets too.
   if (rec_ != nullptr && (has_events || (rec_->with_frames() && !packets.empty()))) {
     protocol::frame_filter with_packets = protocol::full_filter();
     with_packets.packets = true;
     rec_->frame(f.tick, encoder_.encode(protocol::full_filter())->line,
-                rec_->with_frames() ? encoder_.encode(with_packets)->line : std::string_view{});
+                rec_->with_frames() ? encoder_.encode(with_packets)->line : std::string_view{},
+                state);
+  } else if (state) {
+    rec_->state(f.tick, *state);
+  }
+  if (state && rec_->dump_due(f.tick)) {
+    std::string dump;
+    json::state_json sink(dump);
+    host_.describe_state(sink);
+    rec_->state_dump(f.tick, dump);
   }
   for (auto& [id, cl] : clients_) {
     if (!cl.sub || !cl.conn || cl.disconnected) {

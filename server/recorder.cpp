@@ -81,11 +81,19 @@ void recorder::message(std::int64_t tick, std::uint64_t conn, std::string_view r
   protocol::append_msg(pending_, tick, static_cast<std::int64_t>(conn), record_json);
 }
 
-void recorder::frame(std::int64_t tick, std::string_view frame_line,
-                     std::string_view with_packets) {
-  protocol::append_frame(pending_, tick, frame_line,
-                         with_frames_ ? std::optional<std::string_view>(with_packets)
-                                      : std::nullopt);
+void recorder::frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets,
+                     std::optional<std::string_view> state) {
+  protocol::append_frame(
+      pending_, tick, frame_line,
+      with_frames_ ? std::optional<std::string_view>(with_packets) : std::nullopt, state);
+}
+
+void recorder::state(std::int64_t tick, std::string_view digest_hex) {
+  protocol::append_state(pending_, tick, digest_hex);
+}
+
+void recorder::state_dump(std::int64_t tick, std::string_view dump_json) {
+  protocol::append_state_dump(pending_, tick, dump_json);
 }
 
 bool recorder::flush() {

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,7 +40,16 @@ public:
   void message(std::int64_t tick, std::uint64_t conn, std::string_view record_json);
   /// The frame line as an unfiltered subscriber with matrices receives it (digested), and the
   /// same with packets (stored when recording frames; render.md §6).
-  void frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets);
+  void frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets,
+             std::optional<std::string_view> state = std::nullopt);
+  /// The state digest of a tick that had no frame line, and a state dump (protocol.md §8).
+  void state(std::int64_t tick, std::string_view digest_hex);
+  void state_dump(std::int64_t tick, std::string_view dump_json);
+  /// A full state dump every `every` ticks (config `record_state_every`; 0: none).
+  void set_state_every(std::int64_t every) noexcept { state_every_ = every; }
+  [[nodiscard]] bool dump_due(std::int64_t tick) const noexcept {
+    return state_every_ > 0 && tick % state_every_ == 0;
+  }
   [[nodiscard]] bool with_frames() const noexcept { return with_frames_; }
   /// Write what was gathered and flush it to the operating system. False after a write error
   /// (the error is logged once and recording stops).
@@ -59,6 +69,7 @@ private:
   bool failed_ = false;
   std::string pending_;
   std::uint64_t written_ = 0;
+  std::int64_t state_every_ = 100;
 };
 
 /// The first of `FILE.1`, `FILE.2`, ... that does not exist.

@@ -6,9 +6,11 @@
 #include "server/dispatch.hpp"
 #include "server/recorder.hpp"
 
+#include "engine/json/state_json.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
 
+#include <iterator>
 #include <map>
 
 namespace emote::server {
@@ -56,6 +58,65 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
   protocol::frame_encoder encoder;
   std::string sink; // replies are not compared; the frames carry the effects
 
+  // protocol.md §8: the replayed state against the recorded digests, then the dumps.
+  auto replayed_dump = [&] {
+    std::string dump;
+    json::state_json writer(dump);
+    host.describe_state(writer);
+    return dump;
+  };
+  auto describe_against = [&](std::int64_t dump_tick, std::int64_t replayed_tick) {
+    state_divergence& sd = *out.state;
+    sd.dump_tick = dump_tick;
+    sd.compared_tick = replayed_tick;
+    sd.details = json::describe_state_diff(r.state_dumps.at(dump_tick), replayed_dump(), "recorded",
+                                           "replayed");
+  };
+  bool state_pending = false; // diverged, waiting for the next dump to describe it
+  auto check_state = [&](std::int64_t tick) {
+    if (!out.state) {
+      const auto it = r.states.find(tick);
+      if (it == r.states.end()) {
+        return;
+      }
+      core::state_hasher h;
+      if (!host.describe_state(h)) {
+        return;
+      }
+      ++out.states_compared;
+      const std::string replayed = core::state_digest_hex(h.digest());
+      if (replayed == it->second) {
+        return;
+      }
+      out.state = state_divergence{tick, it->second, replayed, -1, -1, {}};
+      const auto later = r.state_dumps.lower_bound(tick);
+      if (later != r.state_dumps.end()) {
+        state_pending = true;
+      } else if (later != r.state_dumps.begin()) {
+        describe_against(std::prev(later)->first, tick);
+      }
+      if (!state_pending) {
+        return;
+      }
+    }
+    if (state_pending && r.state_dumps.contains(tick)) {
+      describe_against(tick, tick);
+      state_pending = false;
+    }
+  };
+
+  // The replay stops before a dump at or after the divergence: the last dump before it.
+  auto settle_state = [&](std::int64_t tick) {
+    if (!state_pending) {
+      return;
+    }
+    state_pending = false;
+    const auto later = r.state_dumps.lower_bound(out.state->tick);
+    if (later != r.state_dumps.begin()) {
+      describe_against(std::prev(later)->first, tick);
+    }
+  };
+
   // Run the current tick and compare its frame; false on divergence.
   auto step = [&]() -> bool {
     const api::frame& f = host.step();
@@ -90,9 +151,11 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
       with_packets = encoded(filter);
       packets_differ = with_packets != *it->second->frame_line;
     }
+    check_state(f.tick);
     if (recorded == digest && !packets_differ) {
       return true;
     }
+    settle_state(f.tick);
     replay_divergence d;
     d.tick = f.tick;
     d.recorded_digest = recorded;
@@ -151,6 +214,7 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
       return out;
     }
   }
+  settle_state(host.tick() - 1);
   return out;
 }
 

@@ -23,13 +23,33 @@ struct replay_divergence {
   std::string details;
 };
 
+/// The first tick whose state digest differs from the recorded one (protocol.md §8).
+struct state_divergence {
+  std::int64_t tick = 0;
+  std::string recorded_digest;
+  std::string replayed_digest;
+  /// The recorded dump the replayed state was compared with: the first at or after `tick`
+  /// (both states of that same tick), else the last before it; -1 when the recording has none.
+  std::int64_t dump_tick = -1;
+  /// The replayed state's tick in that comparison (`dump_tick`, or `tick` for an earlier dump).
+  std::int64_t compared_tick = -1;
+  /// Readable lines `  PATH: recorded X, replayed Y` (json/state_json.hpp).
+  std::string details;
+};
+
 struct replay_result {
   std::int64_t ticks = 0; ///< ticks replayed
   std::optional<replay_divergence> divergence;
+  std::optional<state_divergence> state;
+  std::int64_t states_compared = 0; ///< ticks whose recorded state digest was checked
 };
 
 /// Replay `r` on `host` (fresh, built from the header's seed and config). `shutdown` stops every
 /// playback with SERVER_STOPPING (the server's own disconnect, conn 0).
+/// Every recorded state digest is compared with the replayed state's; after the first that
+/// differs the replay goes on (the output may still agree): the next recorded dump describes
+/// the difference (else the last one before it); the replay stops at the first output
+/// divergence or the recording's end.
 /// `on_frame`, when set, receives each replayed frame line with events (unfiltered, with
 /// matrices, without newline), up to the first divergence.
 using frame_sink = std::function<void(std::int64_t tick, const std::string& line)>;

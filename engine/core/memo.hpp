@@ -8,6 +8,8 @@
 // `memo_enabled(false)` turns every memo off process-wide (tests compare output with memos on
 // and off; `emote-sim stress --reference`).
 
+#include "engine/core/state_digest.hpp"
+
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -39,10 +41,9 @@ template <class Key>
   constexpr std::size_t words = (sizeof(Key) + 7) / 8;
   std::array<std::uint64_t, words> w{};
   std::memcpy(w.data(), &k, sizeof(Key));
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t h = mix64_seed;
   for (const std::uint64_t x : w) {
-    h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 31;
+    h = mix64(h, x);
   }
   return h;
 }

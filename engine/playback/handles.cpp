@@ -33,4 +33,16 @@ void handle_pool::release(std::span<const api::handle_id> ids) {
   }
 }
 
+void handle_pool::describe(core::state_sink& s) const {
+  s.begin_object("handles");
+  s.i64("next", static_cast<std::int64_t>(next_));
+  s.u64("held", held_);
+  s.begin_list("free");
+  for (const api::handle_id id : free_) {
+    s.i64("", static_cast<std::int64_t>(id));
+  }
+  s.end_list();
+  s.end_object();
+}
+
 } // namespace emote::playback

@@ -2,6 +2,7 @@
 // Display handle ids (playback.md §4.1): positive integers, the smallest ids not held first.
 
 #include "engine/api/types.hpp"
+#include "engine/core/state_digest.hpp"
 
 #include <cstdint>
 #include <set>
@@ -18,6 +19,8 @@ public:
   void release(std::span<const api::handle_id> ids);
   /// Number of ids held.
   [[nodiscard]] std::size_t held() const noexcept { return held_; }
+  /// The next new id, the released ones below it and the count held (protocol.md §8).
+  void describe(core::state_sink& s) const;
 
 private:
   std::set<api::handle_id> free_; ///< released ids below next_

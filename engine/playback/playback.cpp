@@ -936,4 +936,116 @@ void playback::release_handles(handle_pool& pool) {
   pool.release(handle_ids_);
 }
 
+namespace {
+void describe_matrix(core::state_sink& s, std::string_view key, const math::mat4f& m) {
+  s.begin_list(key);
+  for (const auto& row : m.m) {
+    for (const float x : row) {
+      s.f32("", x);
+    }
+  }
+  s.end_list();
+}
+} // namespace
+
+void playback::describe(core::state_sink& s) const {
+  s.begin_object("playback");
+  s.str("phase", name(phase_));
+  s.i64("advanced", advanced_);
+  s.i64("start_tick", start_tick_);
+  s.u64("session_rng", session_rng_.state());
+  s.u64("selection_rng", selection_.generator().state());
+  s.i64("ops_tick", ops_tick_);
+  s.boolean("started", started_);
+  s.boolean("deferred", deferred_);
+  s.boolean("deferred_released", deferred_released_);
+  s.boolean("partner_active", partner_active_);
+  s.boolean("finished", finished_);
+  s.boolean("failed", failed_);
+  s.boolean("stopped", stopped_);
+  if (stop_reason_) {
+    s.str("stop_reason", api::name(*stop_reason_));
+  } else {
+    s.null("stop_reason");
+  }
+  s.boolean("offer_complete", offer_complete_);
+  s.boolean("spawn_pending", spawn_pending_);
+  s.boolean("remove_emitted", remove_emitted_);
+  s.boolean("handles_released", handles_released_);
+  // Standalone Animation cursor.
+  s.i64("t", t_);
+  s.i64("loop_count", loop_count_);
+  s.i64("remaining", remaining_);
+  s.boolean("in_delay", in_delay_);
+  s.u64("event_cursor", event_cursor_);
+  // Compiled Sequence cursor.
+  s.boolean("compiled", compiled_);
+  s.str("branch", api::name(branch_));
+  s.i64("T", T_);
+  for (const auto* seg : {&active_, &next_}) {
+    const std::string_view key = seg == &active_ ? "active_segment" : "next_segment";
+    if (!*seg) {
+      s.null(key);
+      continue;
+    }
+    s.begin_object(key);
+    s.i64("animation", (*seg)->animation);
+    s.i64("t_start", (*seg)->t_start);
+    s.i64("start", (*seg)->start);
+    s.i64("end", (*seg)->end);
+    s.i64("step", (*seg)->step);
+    s.i64("repeat", (*seg)->repeat);
+    s.end_object();
+  }
+  // Roots, view.
+  s.begin_list("roots");
+  for (std::size_t i = 0; i < roots_.size(); ++i) {
+    s.begin_object("");
+    core::describe_vec3(s, "position", roots_[i].position);
+    s.f32("yaw", roots_[i].yaw);
+    core::describe_vec3(s, "offset", root_offsets_[i]);
+    s.boolean("used", space_used_[i]);
+    core::describe_vec3(s, "emitted_position", emitted_position_[i]);
+    s.end_object();
+  }
+  s.end_list();
+  s.f32("view_yaw", view_yaw_);
+  s.f32("relative_yaw", rel_);
+  s.f64("deadzone", deadzone_);
+  s.u64("nbt_counter", nbt_counter_);
+  s.i64("emitted_pack", emitted_pack_);
+  s.begin_list("hands");
+  for (const auto& who : hands_) {
+    for (const std::string& h : who) {
+      s.str("", h);
+    }
+  }
+  s.end_list();
+  // Nodes and handles (the display state a client holds).
+  s.begin_list("nodes");
+  for (const node_rt& n : nodes_) {
+    s.begin_object("");
+    s.i64("interp", n.interp);
+    s.boolean("requested", n.requested);
+    s.boolean("set_hidden", n.set_hidden);
+    s.u64("nbt_version", n.nbt_version);
+    s.end_object();
+  }
+  s.end_list();
+  s.begin_object("handles");
+  for (std::size_t i = 0; i < handles_.size(); ++i) {
+    const handle_rt& h = handles_[i];
+    const std::string key =
+        i < handle_ids_.size() ? std::to_string(handle_ids_[i]) : "#" + std::to_string(i);
+    s.begin_object(key);
+    s.i64("node", h.node);
+    s.boolean("visible", h.emitted_visible);
+    describe_matrix(s, "matrix", h.emitted);
+    s.str("item", h.emitted_item);
+    s.end_object();
+  }
+  s.end_object();
+  s.end_object();
+}
+
 } // namespace emote::playback

@@ -114,6 +114,10 @@ public:
   }
   [[nodiscard]] bool partner_space_active() const noexcept { return partner_active_; }
 
+  /// Its cursors, generators, roots, view, flags and per-handle emitted state (protocol.md §8
+  /// state digests; the evaluators' caches are derived and left out).
+  void describe(core::state_sink& s) const;
+
   // ----- test hook
   /// Replace the selection generator (playback.md §3.1 allows a scripted source in tests). The
   /// source must outlive the playback.
@@ -198,8 +202,8 @@ private:
   std::shared_ptr<const prepared_emote> emote_;
   start_info info_;
   core::java_random session_rng_;
-  op_budget ops_;                     ///< this tick's operation budgets
-  api::tick_number ops_tick_ = -1;    ///< the tick ops_ belongs to
+  op_budget ops_;                  ///< this tick's operation budgets
+  api::tick_number ops_tick_ = -1; ///< the tick ops_ belongs to
   java_int_source selection_;
   int_source* selection_override_ = nullptr;
 

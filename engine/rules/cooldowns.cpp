@@ -141,4 +141,29 @@ std::vector<cooldown_table::listed> cooldown_table::entries(tick_number now) con
   return out;
 }
 
+void cooldown_table::describe(core::state_sink& s) const {
+  s.begin_object("cooldowns");
+  std::string_view player;
+  bool open = false;
+  for (const auto& [k, e] : entries_) {
+    if (!open || k.first != player) {
+      if (open) {
+        s.end_object();
+      }
+      player = k.first;
+      open = true;
+      s.begin_object(player);
+    }
+    s.begin_object(k.second);
+    s.boolean("in_use", e.in_use);
+    s.i64("eff", e.eff);
+    s.i64("ready", e.ready);
+    s.end_object();
+  }
+  if (open) {
+    s.end_object();
+  }
+  s.end_object();
+}
+
 } // namespace emote::rules

@@ -13,6 +13,7 @@
 // `eff ≤ 0` records nothing. Bypass and `api` plays must not call any hook (§5.4).
 
 #include "engine/api/types.hpp"
+#include "engine/core/state_digest.hpp"
 #include "engine/core/tick.hpp"
 
 #include <cstdint>
@@ -81,6 +82,9 @@ public:
   [[nodiscard]] std::vector<listed> entries(tick_number now) const;
 
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+
+  /// Every entry, expired ones included, by player then emote (protocol.md §8 state digests).
+  void describe(core::state_sink& s) const;
 
 private:
   struct entry {

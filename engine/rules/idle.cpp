@@ -127,4 +127,30 @@ const idle_scheduler::state* idle_scheduler::find(std::string_view player) const
   return it == states_.end() ? nullptr : &it->second;
 }
 
+void idle_scheduler::describe(core::state_sink& s) const {
+  s.begin_object("idle");
+  s.u64("rng", rng_.state());
+  s.begin_object("players");
+  for (const auto& [player, st] : states_) {
+    s.begin_object(player);
+    s.u64("rule", st.rule);
+    s.i64("delay", st.settings.delay);
+    s.i64("action_tick", st.action_tick);
+    s.i64("scheduled", st.scheduled);
+    if (st.candidate) {
+      s.str("candidate", *st.candidate);
+    } else {
+      s.null("candidate");
+    }
+    if (st.last_played) {
+      s.str("last_played", *st.last_played);
+    } else {
+      s.null("last_played");
+    }
+    s.end_object();
+  }
+  s.end_object();
+  s.end_object();
+}
+
 } // namespace emote::rules

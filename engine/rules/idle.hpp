@@ -4,6 +4,7 @@
 // The pipeline itself stays with the caller, reached through `idle_host`.
 
 #include "engine/core/java_random.hpp"
+#include "engine/core/state_digest.hpp"
 #include "engine/core/tick.hpp"
 #include "engine/rules/access.hpp"
 #include "engine/rules/id_set.hpp"
@@ -56,6 +57,9 @@ public:
   void clear() { states_.clear(); }
 
   [[nodiscard]] const state* find(std::string_view player) const;
+
+  /// The generator and every player's state (protocol.md §8 state digests).
+  void describe(core::state_sink& s) const;
 
   /// The choice of players.md §6.5 over resolved candidates: a lone candidate always (no draw);
   /// otherwise exclude `last_played`, then `nextInt(count)` (equal form) or the first candidate

@@ -475,6 +475,7 @@ struct engine::impl final : rules::idle_host {
     std::int64_t eff = 0;
     if (tracked) {
       eff = policy.effective_cooldown(player->permissions, id, ids, entry->cooldown().count());
+      eff = std::max<std::int64_t>(0, eff + config.test_cooldown_skew);
       if (auto refused = cooldowns.check(player->id, id, now)) {
         return error_reply(std::move(*refused));
       }
@@ -908,6 +909,92 @@ const content::catalog& engine::catalog() const noexcept {
 
 std::shared_ptr<const content::catalog> engine::catalog_ptr() const noexcept {
   return impl_->catalog;
+}
+
+namespace {
+
+void describe_participant(core::state_sink& s, std::string_view key, const participant& p) {
+  s.begin_object(key);
+  s.str("player", p.player);
+  s.i64("incarnation", p.incarnation);
+  core::describe_vec3(s, "baseline", p.baseline);
+  s.boolean("was_invisible", p.was_invisible);
+  s.boolean("hidden", p.hidden);
+  s.boolean("tracked", p.tracked);
+  s.i64("since", p.since);
+  s.end_object();
+}
+
+void describe_session(core::state_sink& s, const session& x) {
+  s.begin_object(std::to_string(x.id));
+  s.str("emote", x.emote);
+  s.boolean("two_player", x.two_player);
+  s.str("dimension", x.dimension);
+  s.i64("start_tick", x.start_tick);
+  s.i64("displays", x.displays);
+  s.i64("remaining", x.remaining);
+  s.boolean("stopped", x.stopped);
+  describe_participant(s, "initiator", x.initiator);
+  if (x.partner) {
+    describe_participant(s, "partner", *x.partner);
+  } else {
+    s.null("partner");
+  }
+  if (x.reserved) {
+    s.begin_object("reserved");
+    s.str("player", x.reserved->player);
+    core::describe_vec3(s, "baseline", x.reserved->baseline);
+    s.boolean("invisible", x.reserved->invisible);
+    s.i64("tick", x.reserved->tick);
+    s.boolean("tracked", x.reserved->tracked);
+    s.end_object();
+  } else {
+    s.null("reserved");
+  }
+  x.pb->describe(s);
+  s.end_object();
+}
+
+} // namespace
+
+void engine::describe_state(core::state_sink& s) const {
+  const impl& m = *impl_;
+  s.begin_object("");
+  s.i64("tick", m.now);
+  s.i64("next_session", m.next_session);
+  s.i64("displays", m.displays);
+  s.boolean("shutting_down", m.shutting_down);
+  m.players.describe(s);
+  // Offers and participation: which session each player is in or reserved by.
+  s.begin_object("participating");
+  for (const auto& [player, sess] : m.participant_of) {
+    s.i64(player, sess->id);
+  }
+  s.end_object();
+  s.begin_object("reserved");
+  for (const auto& [player, sess] : m.reservation_of) {
+    s.i64(player, sess->id);
+  }
+  s.end_object();
+  s.begin_object("sessions");
+  for (const auto& sess : m.sessions) {
+    describe_session(s, *sess);
+  }
+  for (const auto& sess : m.ended) {
+    describe_session(s, *sess);
+  }
+  s.end_object();
+  m.cooldowns.describe(s);
+  m.idle.describe(s);
+  m.pool.describe(s);
+  m.world.describe(s);
+  s.end_object();
+}
+
+std::uint64_t engine::state_digest() const {
+  core::state_hasher h;
+  describe_state(h);
+  return h.digest();
 }
 
 state_snapshot engine::state(const state_query& query) const {

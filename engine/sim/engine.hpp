@@ -12,6 +12,7 @@
 
 #include "engine/api/event.hpp"
 #include "engine/api/types.hpp"
+#include "engine/core/state_digest.hpp"
 #include "engine/rules/access.hpp"
 #include "engine/rules/cooldowns.hpp"
 
@@ -58,6 +59,10 @@ struct engine_config {
   /// together (0 = unlimited). Counted, not timed: a replay stops the same sessions.
   std::uint64_t molang_session_tick_ops = default_molang_session_tick_ops;
   std::uint64_t molang_server_tick_ops = default_molang_server_tick_ops;
+
+  /// Test only, never set by configuration: ticks added to every effective cooldown, a
+  /// perturbed rule whose replay diverges in state before it does in output (protocol.md §8).
+  std::int64_t test_cooldown_skew = 0;
 
   static constexpr std::uint64_t default_molang_session_tick_ops = 250'000;
   static constexpr std::uint64_t default_molang_server_tick_ops = 2'000'000;
@@ -151,6 +156,14 @@ public:
   /// The online players in join order (for the renderer); valid until the next apply() or
   /// step().
   void players(std::vector<const world::player_state*>& out) const;
+
+  /// The whole simulation state in a canonical order (protocol.md §8 "State digests"): clock and
+  /// counters, players, offers (who participates in / is reserved by which session), sessions
+  /// with their playbacks, cooldowns, the idle scheduler, display handles and the world. Call
+  /// between ticks (after step()).
+  void describe_state(core::state_sink& s) const;
+  /// The 64-bit digest of describe_state.
+  [[nodiscard]] std::uint64_t state_digest() const;
 
 private:
   struct impl;

@@ -4,6 +4,7 @@
 
 #include "engine/api/types.hpp"
 #include "engine/core/result.hpp"
+#include "engine/core/state_digest.hpp"
 #include "engine/world/player.hpp"
 
 #include <cstdint>
@@ -45,6 +46,10 @@ public:
   [[nodiscard]] const player_state* find(std::string_view id) const noexcept;
   [[nodiscard]] bool online(std::string_view id) const noexcept { return find(id) != nullptr; }
   [[nodiscard]] std::size_t size() const noexcept { return players_.size(); }
+
+  /// Every online player's fields (keyed by id, in join order), the incarnations of every id
+  /// ever joined and the counters (protocol.md §8 state digests).
+  void describe(core::state_sink& s) const;
 
   /// Every online player in join order (a rejoin counts as a new, later join).
   template <class F>

@@ -1,6 +1,7 @@
 #include "engine/world/voxel_world.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace emote::world {
@@ -264,6 +265,39 @@ std::int64_t voxel_world::clear_all() {
   }
   dims_.clear();
   return n;
+}
+
+void voxel_world::describe(core::state_sink& s) const {
+  s.begin_object("world");
+  std::vector<std::pair<std::array<std::int32_t, 3>, const dimension_grid::section*>> order;
+  for (const auto& [dim, grid] : dims_) {
+    if (grid.sections_.empty()) {
+      continue;
+    }
+    s.begin_object(dim);
+    order.clear();
+    for (const auto& [k, sec] : grid.sections_) {
+      order.push_back({{k.x, k.y, k.z}, sec.get()});
+    }
+    std::sort(order.begin(), order.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [k, sec] : order) {
+      const std::string key =
+          std::to_string(k[0]) + "," + std::to_string(k[1]) + "," + std::to_string(k[2]);
+      std::uint64_t h = core::mix64_seed;
+      for (std::size_t i = 0; i < sec->kinds.size(); i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, sec->kinds.data() + i, 8);
+        h = core::mix64(h, w);
+      }
+      s.begin_object(key);
+      s.i64("stored", sec->stored);
+      s.u64("cells", h);
+      s.end_object();
+    }
+    s.end_object();
+  }
+  s.end_object();
 }
 
 } // namespace emote::world

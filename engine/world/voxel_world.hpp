@@ -5,6 +5,7 @@
 
 #include "engine/api/types.hpp"
 #include "engine/core/result.hpp"
+#include "engine/core/state_digest.hpp"
 
 #include <array>
 #include <cstdint>
@@ -107,6 +108,11 @@ public:
 
   [[nodiscard]] std::int64_t total_sections() const noexcept;
   [[nodiscard]] const world_limits& limits() const noexcept { return limits_; }
+
+  /// Per dimension, its stored sections in coordinate order, each with its non-passable count
+  /// and a 64-bit digest of its cells (protocol.md §8 state digests). Costs one pass over the
+  /// stored sections (4 KiB each).
+  void describe(core::state_sink& s) const;
 
 private:
   /// Sections a non-passable box would add at most (an upper bound: sections it touches that do

@@ -1,9 +1,9 @@
 #include "protocol/recording.hpp"
 
+#include "engine/core/sha256.hpp"
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/scenario.hpp"
-#include "engine/core/sha256.hpp"
 
 #include <doctest/doctest.h>
 
@@ -223,8 +223,8 @@ TEST_CASE("recordings are read from files") {
 
 TEST_CASE("a recorded frame with packets reads back: the digest covers its events") {
   std::string out;
-  append_header(out, recording_header{"0.1.0", 1, 7, "{}", std::string(64, 'a'),
-                                      "2024-05-01T12:00:00Z"});
+  append_header(
+      out, recording_header{"0.1.0", 1, 7, "{}", std::string(64, 'a'), "2024-05-01T12:00:00Z"});
   const std::string events = R"({"op":"frame","tick":2,"events":[]})";
   const std::string with_packets =
       R"({"op":"frame","tick":2,"events":[],"packets":[{"to":["a"],"protocol":769,"data":"AA=="}]})";
@@ -239,4 +239,34 @@ TEST_CASE("a recorded frame with packets reads back: the digest covers its event
   std::string tampered = out;
   tampered.replace(tampered.find(R"("events":[],"packets")"), 11, R"("events":[1])");
   CHECK_FALSE(parse_recording(tampered).ok());
+}
+
+TEST_CASE("state digests and dumps read back by tick; a malformed one names its line") {
+  std::string text;
+  recording_header h;
+  h.server = "0.1.0";
+  h.content_digest = std::string(64, 'a');
+  h.started = "2026-01-01T00:00:00Z";
+  append_header(text, h);
+  append_state(text, 0, "00000000000000ff");
+  append_state_dump(text, 0, R"({"tick":1})");
+  append_frame(text, 1, R"({"op":"frame","tick":1,"events":[]})", std::nullopt,
+               std::string_view("0123456789abcdef"));
+  CHECK(text.find(R"({"tick":0,"state":"00000000000000ff"})"
+                  "\n"
+                  R"({"tick":0,"state_dump":{"tick":1}})") != std::string::npos);
+  const auto r = parse_recording(text);
+  REQUIRE(r.ok());
+  CHECK(r->states.size() == 2);
+  CHECK(r->states.at(0) == "00000000000000ff");
+  CHECK(r->states.at(1) == "0123456789abcdef");
+  CHECK(r->state_dumps.at(0) == R"({"tick":1})");
+  // The frame line still reads as a frame.
+  CHECK(r->entries.size() == 1);
+  const auto bad = parse_recording(text + R"({"tick":2,"state":"XYZ"})" + "\n");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().starts_with("line 5: state must be"));
+  const auto bad_dump = parse_recording(text + R"({"tick":2,"state_dump":3})" + "\n");
+  REQUIRE_FALSE(bad_dump.ok());
+  CHECK(bad_dump.error() == "line 5: state_dump must be an object");
 }

@@ -81,8 +81,8 @@ TEST_CASE("exe: --help lists the server's commands; unknown commands and options
   std::string out;
   std::string err;
   CHECK(process::run({"--help"}, dir, &out) == 0);
-  for (const char* c :
-       {"serve", "bot", "replay", "record-to-scenario", "run", "check", "list", "stress", "health"}) {
+  for (const char* c : {"serve", "bot", "replay", "record-to-scenario", "run", "check", "list",
+                        "stress", "health"}) {
     CHECK_MESSAGE(out.find(std::string("  ") + c) != std::string::npos, c);
   }
   CHECK(process::run({"serve", "--help"}, dir, &out) == 0);
@@ -197,8 +197,8 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   const auto dir = scratch_dir("exe_replay");
   const auto rec = dir / "live.ndjson";
   {
-    served s(dir,
-             {"--clock", "manual", "--seed", "11", "--record", rec.string(), "--record-frames"});
+    served s(dir, {"--clock", "manual", "--seed", "11", "--record", rec.string(), "--record-frames",
+                   "--record-state-every", "10"});
     auto a = hello(s.sock);
     auto b = hello(s.tcp);
     a.send_line(R"({"op":"player.join","player":"alice","position":[0.5,64,0.5],"yaw":0})");
@@ -230,6 +230,28 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   CHECK(process::run({"replay", (dir / "changed.ndjson").string()}, dir, &out) == 1);
   CHECK_MESSAGE(out.find("replay: diverged at tick 1\n") == 0, out);
   CHECK(out.find("recorded:") != std::string::npos);
+
+  // protocol.md §8: every tick holds a state digest; a wrong one is the first state divergence,
+  // explained against the dump of the same tick (equal here: only the digest was changed).
+  {
+    std::string states = read_file(rec);
+    const std::regex tick3(
+        R"re(\{"tick":3,(?:"digest":"[0-9a-f]{64}",)?"state":"([0-9a-f]{16})")re");
+    std::smatch m;
+    REQUIRE(std::regex_search(states, m, tick3));
+    const std::string digest = m[1].str();
+    states.replace(static_cast<std::size_t>(m.position(1)), 16, std::string(16, '0'));
+    std::ofstream(dir / "state.ndjson", std::ios::binary) << states;
+    CHECK(process::run({"replay", (dir / "state.ndjson").string()}, dir, &out) == 1);
+    CHECK_MESSAGE(out.find("replay: state diverged at tick 3 (recorded state 0000000000000000, "
+                           "replayed " +
+                           digest + ")\n") == 0,
+                  out);
+    CHECK_MESSAGE(out.find("  state at tick 10, the recorded dump against the replayed state:\n"
+                           "  (no difference in the dumped fields)\n") != std::string::npos,
+                  out);
+    CHECK_MESSAGE(out.find("replay: the output stayed identical") != std::string::npos, out);
+  }
 
   // A different content folder is refused unless allowed.
   std::filesystem::create_directories(dir / "other");
@@ -311,9 +333,9 @@ TEST_CASE("[engine] exe: health answers 0 for a serving TCP or Unix-socket liste
       CHECK(err.find("no welcome") != std::string::npos);
     }
     // EMOTE_SIM_LISTEN, as the container image sets it.
-    CHECK(process::run({"health"}, dir, &out, &err,
-                       {"EMOTE_SIM_LISTEN=" + s.tcp.text(),
-                        "EMOTE_SIM_AUTH_OBSERVER_TOKEN=secret"}) == 0);
+    CHECK(process::run(
+              {"health"}, dir, &out, &err,
+              {"EMOTE_SIM_LISTEN=" + s.tcp.text(), "EMOTE_SIM_AUTH_OBSERVER_TOKEN=secret"}) == 0);
     CHECK(s.stop() == 0);
   }
 }

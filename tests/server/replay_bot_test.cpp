@@ -9,6 +9,7 @@
 #include "server/bot.hpp"
 #include "server/hub.hpp"
 #include "server/line_client.hpp"
+#include "engine_server.hpp"
 #include "synthetic_host.hpp"
 
 #include <doctest/doctest.h>
@@ -26,6 +27,7 @@
 
 using namespace emote::server;
 using namespace emote::protocol;
+using emote::server::testing::step_clock;
 using emote::server::testing::synthetic_host;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
@@ -87,16 +89,6 @@ struct live_server {
   std::thread thread;
 };
 
-void step(line_client& c, int ticks, const std::string& id) {
-  c.send_line(R"({"op":"clock.step","id":")" + id + R"(","ticks":)" + std::to_string(ticks) + "}");
-  for (;;) {
-    auto line = c.read_line(5s);
-    REQUIRE(line.has_value());
-    if (line->starts_with(R"({"op":"reply","id":")" + id + "\"")) {
-      return;
-    }
-  }
-}
 
 // Records a session with two connections, a disconnect and a stop; returns the file's text.
 std::string record_session(bool with_frames) {
@@ -112,7 +104,7 @@ std::string record_session(bool with_frames) {
     auto a = s.client();
     a.send_line(R"({"op":"player.join","player":"alice","position":[0,64,0]})");
     a.send_line(R"({"op":"emote.play","player":"alice","emote":"test:wave"})");
-    step(a, 3, "s1");
+    step_clock(a, 3, "s1");
     {
       auto b = s.client();
       b.send_line(R"({"op":"player.join","player":"bob","position":[5,64,0]})");
@@ -122,10 +114,10 @@ std::string record_session(bool with_frames) {
     for (int i = 0; i < 200 && s.host.player_count() != 1; ++i) {
       std::this_thread::sleep_for(5ms);
     }
-    step(a, 5, "s2");
+    step_clock(a, 5, "s2");
     a.send_line(R"({"op":"emote.stop","player":"alice"})");
     a.send_line(R"({"op":"emote.play","player":"alice","emote":"test:wave"})");
-    step(a, 2, "s3");
+    step_clock(a, 2, "s3");
     s.stop();
   }
   rec.value().reset();

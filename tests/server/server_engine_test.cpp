@@ -1,10 +1,7 @@
 // The server in process with the real Engine and the test content (tests/data/server/emotes):
 // every op and the Engine's error codes of protocol.md §3 through a socket, with the connection
 // usable after each. These cases need the Engine and are skipped in builds without it.
-#include "server/hub.hpp"
-
-#include "server/line_client.hpp"
-#include "server/serve_host.hpp"
+#include "engine_server.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/spdlog.h>
@@ -22,54 +19,11 @@
 
 using namespace emote::server;
 using namespace emote::protocol;
+using namespace emote::server::testing;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::filesystem::path test_emotes() {
-  return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes";
-}
-
-struct engine_server {
-  explicit engine_server(const emote::sim::engine_config& cfg = {},
-                         const std::filesystem::path& emotes = test_emotes()) {
-    spdlog::set_level(spdlog::level::off);
-    auto h = make_serve_host(emotes, cfg);
-    REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error()));
-    host = std::move(h).value();
-    hub_settings s;
-    s.clock = clock_mode::manual;
-    server = std::make_unique<hub>(io, s, host->sim(), host->extras(), m, nullptr);
-    REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
-    guard.emplace(io.get_executor());
-    thread = std::thread([this] { io.run(); });
-  }
-  ~engine_server() {
-    asio::post(io, [this] {
-      server.reset();
-      guard.reset();
-      io.stop();
-    });
-    thread.join();
-  }
-  line_client client() {
-    auto c = line_client::connect(server->bound()[0], 2s);
-    REQUIRE(c.ok());
-    c->send_line(R"({"op":"hello","protocol":1})");
-    const auto w = c->read_line(2s);
-    REQUIRE(w.has_value());
-    CHECK(w->find(R"("emotes":11)") != std::string::npos);
-    return std::move(c).value();
-  }
-
-  asio::io_context io;
-  std::unique_ptr<serve_host> host;
-  metrics m;
-  std::unique_ptr<hub> server;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
-  std::thread thread;
-};
 
 struct conversation {
   explicit conversation(line_client& client) : c(client) {}
