@@ -786,6 +786,10 @@ void encode_welcome(std::string& out, const welcome_info& w) {
   std::string server = "emote-sim/";
   server.append(w.server_version);
   o.str(server);
+  if (!w.build.empty()) {
+    o.raw(R"(,"build":)");
+    o.str(w.build);
+  }
   o.raw(R"(,"tick":)");
   o.i64(w.tick);
   o.raw(R"(,"tps":)");

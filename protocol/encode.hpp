@@ -167,8 +167,9 @@ struct welcome_info {
   bool manual_clock = false;
   bool observer = false;
   std::int64_t emotes = 0;
+  std::string_view build; ///< the build id (protocol.md §2); omitted when empty
 };
-/// `{"op":"welcome","protocol":1,"server":"emote-sim/V","tick":N,"tps":20,"clock":C,"role":R,"emotes":K}\n`
+/// `{"op":"welcome","protocol":1,"server":"emote-sim/V"[,"build":B],"tick":N,"tps":20,"clock":C,"role":R,"emotes":K}\n`
 void encode_welcome(std::string& out, const welcome_info& w);
 /// `{"op":"bye"[,"reason":R]}\n`
 void encode_bye(std::string& out, std::string_view reason = {});

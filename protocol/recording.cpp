@@ -55,6 +55,8 @@ void append_header(std::string& out, const recording_header& h) {
   json_out o(out);
   o.raw(R"({"emote_sim_recording":1,"server":)");
   o.str(h.server);
+  o.raw(R"(,"build":)");
+  o.str(h.build);
   o.raw(R"(,"protocol":)");
   o.i64(h.protocol);
   o.raw(R"(,"seed":)");
@@ -202,6 +204,12 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       if (!str("server", h.server) || !str("content_digest", h.content_digest) ||
           !str("started", h.started)) {
         return line_error(line_no, "header needs server, content_digest and started strings");
+      }
+      if (const auto* build = find_member(doc, "build"); build != nullptr) {
+        if (!build->IsString()) {
+          return line_error(line_no, "header build must be a string");
+        }
+        h.build.assign(sv(*build));
       }
       const auto* protocol = find_member(doc, "protocol");
       const auto* seed = find_member(doc, "seed");

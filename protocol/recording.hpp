@@ -3,7 +3,7 @@
 // record-to-scenario. Writers append complete lines (newline included) to a caller's buffer, so
 // the server can flush whole lines once per tick; the reader ignores a truncated last line.
 //
-//   {"emote_sim_recording":1,"server":V,"protocol":1,"seed":S,"config":{...},"content_digest":H,"started":T}
+//   {"emote_sim_recording":1,"server":V,"build":B,"protocol":1,"seed":S,"config":{...},"content_digest":H,"started":T}
 //   {"tick":N,"conn":C,"connect":{"role":R,"client":STR}}
 //   {"tick":N,"conn":C,"disconnect":{}}
 //   {"tick":N,"conn":C,"msg":{...}}
@@ -32,6 +32,9 @@ struct recording_header {
   std::string config_json = "{}"; ///< the effective configuration object (tokens removed)
   std::string content_digest;     ///< see content_digest()
   std::string started;            ///< ISO 8601 UTC
+  /// The build id of the recording server (protocol.md §8); empty in recordings made before
+  /// builds were recorded.
+  std::string build;
 };
 
 void append_header(std::string& out, const recording_header& h);

@@ -3,6 +3,7 @@
 
 #include "protocol/config.hpp"
 #include "protocol/recording.hpp"
+#include "server/build_info.hpp"
 #include "server/cli_args.hpp"
 #include "server/logging.hpp"
 #include "server/replay.hpp"
@@ -84,10 +85,22 @@ int cmd_replay(std::span<const std::string_view> argv) {
   if (!host->warning.empty()) {
     std::fprintf(stderr, "replay: %s\n", host->warning.c_str());
   }
+  // Another build may legitimately behave differently (protocol.md §8): say so before and in the
+  // verdict, so a divergence is read as "the build changed" rather than "nondeterminism".
+  const std::string_view running = build_id();
+  const std::string recorded_build =
+      rec->header.build.empty() ? std::string("(not recorded)") : rec->header.build;
+  std::string build_note;
+  if (rec->header.build != running) {
+    std::fprintf(stderr, "replay: warning: recorded by build %s, replayed by build %.*s\n",
+                 recorded_build.c_str(), static_cast<int>(running.size()), running.data());
+    build_note = " (recorded by another build: " + recorded_build + ")";
+  }
   const auto extras = host->host->extras();
   const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown);
   if (!result.divergence && !result.state) {
-    std::printf("replay: %lld ticks, identical\n", static_cast<long long>(result.ticks));
+    std::printf("replay: %lld ticks, identical%s\n", static_cast<long long>(result.ticks),
+                build_note.c_str());
     return 0;
   }
   // In tick order; at the same tick the output's verdict first.
@@ -97,12 +110,13 @@ int cmd_replay(std::span<const std::string_view> argv) {
     print_state_divergence(*result.state);
   }
   if (!result.divergence) {
-    std::printf("replay: the output stayed identical (%lld ticks replayed)\n",
-                static_cast<long long>(result.ticks));
+    std::printf("replay: the output stayed identical (%lld ticks replayed)%s\n",
+                static_cast<long long>(result.ticks), build_note.c_str());
     return 1;
   }
   const auto& d = *result.divergence;
-  std::printf("replay: diverged at tick %lld\n", static_cast<long long>(d.tick));
+  std::printf("replay: diverged at tick %lld%s\n", static_cast<long long>(d.tick),
+              build_note.c_str());
   std::printf("  recorded digest: %s\n",
               d.recorded_digest.empty() ? "(no output)" : d.recorded_digest.c_str());
   std::printf("  replayed digest: %s\n",

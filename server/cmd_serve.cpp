@@ -3,6 +3,7 @@
 
 #include "protocol/config.hpp"
 #include "protocol/recording.hpp"
+#include "server/build_info.hpp"
 #include "server/cli_args.hpp"
 #include "server/content_loader.hpp"
 #include "server/http_listener.hpp"
@@ -84,6 +85,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
   if (!cfg.record.empty()) {
     protocol::recording_header header;
     header.server = EMOTE_SIM_VERSION;
+    header.build = std::string(build_id());
     header.seed = cfg.engine.seed;
     header.config_json = cfg.effective_json;
     auto digest = protocol::content_digest({cfg.emotes});

@@ -1,5 +1,6 @@
 #include "server/hub.hpp"
 
+#include "server/build_info.hpp"
 #include "server/content_loader.hpp"
 
 #include "engine/json/state_json.hpp"
@@ -238,6 +239,7 @@ void hub::handle_hello(client& cl, const std::string& line) {
   const auto tick = host_.tick();
   protocol::welcome_info w;
   w.server_version = EMOTE_SIM_VERSION;
+  w.build = build_id();
   w.tick = tick;
   w.tps = settings_.tps;
   w.manual_clock = settings_.clock == clock_mode::manual;

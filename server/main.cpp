@@ -1,4 +1,5 @@
 // emote-sim: the command-line entry point; dispatches to the subcommands of server/commands.hpp.
+#include "server/build_info.hpp"
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 
@@ -42,7 +43,9 @@ int run(std::span<const std::string_view> args) {
     return 2;
   }
   if (args[0] == "--version") {
-    std::printf("emote-sim %s\n", EMOTE_SIM_VERSION);
+    const std::string_view build = emote::server::build_id();
+    std::printf("emote-sim %s (build %.*s)\n", EMOTE_SIM_VERSION, static_cast<int>(build.size()),
+                build.data());
     return 0;
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {

@@ -2,8 +2,8 @@
 
 #include "engine/json/wire_reader.hpp"
 
-#include <utility>
 #include <doctest/doctest.h>
+#include <utility>
 
 #include <thread>
 
@@ -97,8 +97,9 @@ TEST_CASE("lifecycle records") {
         R"({"type":"partner.timeout","session":5,"initiator":"alice"})");
   CHECK(ev(api::ev_player_visibility{"alice", true, true}) ==
         R"({"type":"player.visibility","player":"alice","hidden":true,"equipment":"blank"})");
-  CHECK(ev(api::ev_render_warning{"fx:hat", "hat", "", 768, "custom_model_data dropped"}) ==
-        R"({"type":"render.warning","emote":"fx:hat","node":"hat","protocol":768,"message":"custom_model_data dropped"})");
+  CHECK(
+      ev(api::ev_render_warning{"fx:hat", "hat", "", 768, "custom_model_data dropped"}) ==
+      R"({"type":"render.warning","emote":"fx:hat","node":"hat","protocol":768,"message":"custom_model_data dropped"})");
   CHECK(ev(api::ev_render_warning{"", "", "alice", 775, "no profile"}) ==
         R"({"type":"render.warning","player":"alice","protocol":775,"message":"no profile"})");
   CHECK(ev(api::ev_player_visibility{"alice", false, false}) ==
@@ -434,14 +435,19 @@ TEST_CASE("error replies carry path, remaining_ticks and supported versions") {
 
 TEST_CASE("welcome and bye") {
   std::string s;
-  encode_welcome(s, welcome_info{"0.1.0", 42, 20, true, false, 12});
+  encode_welcome(s, welcome_info{"0.1.0", 42, 20, true, false, 12, {}});
   CHECK(
       s ==
       R"({"op":"welcome","protocol":1,"server":"emote-sim/0.1.0","tick":42,"tps":20,"clock":"manual","role":"controller","emotes":12})"
       "\n");
   s.clear();
-  encode_welcome(s, welcome_info{"0.1.0", 0, 20, false, true, 0});
+  encode_welcome(s, welcome_info{"0.1.0", 0, 20, false, true, 0, {}});
   CHECK(s.find(R"("clock":"realtime","role":"observer")") != std::string::npos);
+  s.clear();
+  // The build id (protocol.md §2) follows the server's version.
+  encode_welcome(s, welcome_info{"0.1.0", 0, 20, false, false, 0, "c417296 GNU-12.2.0"});
+  CHECK(s.starts_with(
+      R"({"op":"welcome","protocol":1,"server":"emote-sim/0.1.0","build":"c417296 GNU-12.2.0","tick":0,)"));
   s.clear();
   encode_bye(s, "slow_consumer");
   CHECK(s == "{\"op\":\"bye\",\"reason\":\"slow_consumer\"}\n");

@@ -28,7 +28,7 @@ std::string frame_line(api::tick_number tick) {
 std::string sample_recording(bool with_frames) {
   std::string out;
   append_header(out, recording_header{"0.1.0", 1, 7, R"({"clock":"realtime","seed":7})",
-                                      std::string(64, 'a'), "2024-05-01T12:00:00Z"});
+                                      std::string(64, 'a'), "2024-05-01T12:00:00Z", "b1 GNU-1"});
   append_connect(out, 0, 1, "controller", "proxy/1.0");
   auto hello = decode_request(R"({"op":"hello","token":"secret","client":"proxy/1.0"})");
   append_msg(out, 0, 1, hello->record);
@@ -61,11 +61,11 @@ std::string sample_recording(bool with_frames) {
 
 TEST_CASE("recording lines have the documented shapes") {
   std::string out;
-  append_header(out,
-                recording_header{"0.1.0", 1, 7, R"({"seed":7})", "ab", "2024-05-01T12:00:00Z"});
+  append_header(out, recording_header{"0.1.0", 1, 7, R"({"seed":7})", "ab", "2024-05-01T12:00:00Z",
+                                      "c417296 GNU-12.2.0"});
   CHECK(
       out ==
-      R"({"emote_sim_recording":1,"server":"0.1.0","protocol":1,"seed":7,"config":{"seed":7},"content_digest":"ab","started":"2024-05-01T12:00:00Z"})"
+      R"({"emote_sim_recording":1,"server":"0.1.0","build":"c417296 GNU-12.2.0","protocol":1,"seed":7,"config":{"seed":7},"content_digest":"ab","started":"2024-05-01T12:00:00Z"})"
       "\n");
   out.clear();
   append_connect(out, 3, 2, "observer", "nc");
@@ -100,6 +100,7 @@ TEST_CASE("a recording reads back: header, connections, messages without tokens,
     CHECK(rec->header.seed == 7);
     CHECK(rec->header.config_json == R"({"clock":"realtime","seed":7})");
     CHECK(rec->header.started == "2024-05-01T12:00:00Z");
+    CHECK(rec->header.build == "b1 GNU-1");
     CHECK_FALSE(rec->truncated_tail);
     CHECK(rec->last_tick == 5);
     REQUIRE(rec->entries.size() == 14);
@@ -224,7 +225,7 @@ TEST_CASE("recordings are read from files") {
 TEST_CASE("a recorded frame with packets reads back: the digest covers its events") {
   std::string out;
   append_header(
-      out, recording_header{"0.1.0", 1, 7, "{}", std::string(64, 'a'), "2024-05-01T12:00:00Z"});
+      out, recording_header{"0.1.0", 1, 7, "{}", std::string(64, 'a'), "2024-05-01T12:00:00Z", {}});
   const std::string events = R"({"op":"frame","tick":2,"events":[]})";
   const std::string with_packets =
       R"({"op":"frame","tick":2,"events":[],"packets":[{"to":["a"],"protocol":769,"data":"AA=="}]})";

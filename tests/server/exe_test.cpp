@@ -339,3 +339,74 @@ TEST_CASE("[engine] exe: health answers 0 for a serving TCP or Unix-socket liste
     CHECK(s.stop() == 0);
   }
 }
+
+namespace {
+
+// The compiler part of the build id as CMake names it (cmake/build_id.cmake).
+std::string compiler_id() {
+#if defined(__clang__)
+  return "Clang-" + std::to_string(__clang_major__) + "." + std::to_string(__clang_minor__) + "." +
+         std::to_string(__clang_patchlevel__);
+#elif defined(__GNUC__)
+  return "GNU-" + std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." +
+         std::to_string(__GNUC_PATCHLEVEL__);
+#else
+  return "";
+#endif
+}
+
+} // namespace
+
+TEST_CASE("[engine] exe: the build id is in --version, the welcome line and the recording header; "
+          "replay names another build in its verdict") {
+  const auto dir = scratch_dir("exe_build");
+  std::string out;
+  std::string err;
+  REQUIRE(process::run({"--version"}, dir, &out) == 0);
+  std::smatch m;
+  REQUIRE_MESSAGE(std::regex_match(out, m, std::regex(R"(emote-sim [0-9.]+ \(build (.+)\)\n)")),
+                  out);
+  const std::string build = m[1].str();
+  // `git describe` (a commit, maybe "-dirty") or "unknown", then the compiler that built us.
+  CHECK_MESSAGE(std::regex_match(build, std::regex(R"((unknown|\S+) \S+-\S+)")), build);
+  CHECK_MESSAGE(build.ends_with(" " + compiler_id()), build);
+
+  const auto rec = dir / "r.ndjson";
+  {
+    served s(dir, {"--clock", "manual", "--record", rec.string()});
+    auto c = line_client::connect(s.tcp, 5s);
+    REQUIRE(c.ok());
+    c->send_line(R"({"op":"hello","protocol":1,"client":"exe-test"})");
+    const auto w = c->read_line(5s);
+    REQUIRE(w.has_value());
+    CHECK_MESSAGE(w->find(R"("build":")" + build + "\"") != std::string::npos, *w);
+    c->send_line(R"({"op":"player.join","player":"alice","position":[0.5,64,0.5]})");
+    step(*c, 3, "s");
+    CHECK(s.stop() == 0);
+  }
+  std::string text = read_file(rec);
+  const std::string field = R"("build":")" + build + "\"";
+  const auto at = text.find(field);
+  REQUIRE_MESSAGE(at != std::string::npos, text);
+  CHECK(at < text.find('\n')); // in the header
+  CHECK(process::run({"replay", rec.string()}, dir, &out, &err) == 0);
+  CHECK_MESSAGE(std::regex_match(out, std::regex(R"(replay: \d+ ticks, identical\n)")), out);
+  CHECK(err.find("build") == std::string::npos);
+
+  // Made by another build: a warning, and the verdict says so.
+  text.replace(at, field.size(), R"("build":"0000000 GNU-1.0.0")");
+  std::ofstream(dir / "other.ndjson", std::ios::binary) << text;
+  CHECK(process::run({"replay", (dir / "other.ndjson").string()}, dir, &out, &err) == 0);
+  CHECK_MESSAGE(std::regex_match(out, std::regex(R"(replay: \d+ ticks, identical \(recorded by )"
+                                                 R"(another build: 0000000 GNU-1\.0\.0\)\n)")),
+                out);
+  CHECK_MESSAGE(err.find("warning: recorded by build 0000000 GNU-1.0.0, replayed by build " +
+                         build) != std::string::npos,
+                err);
+  // A recording from before build ids: "(not recorded)".
+  const std::string other = R"("build":"0000000 GNU-1.0.0",)";
+  text.replace(text.find(other), other.size(), "");
+  std::ofstream(dir / "old.ndjson", std::ios::binary) << text;
+  CHECK(process::run({"replay", (dir / "old.ndjson").string()}, dir, &out, &err) == 0);
+  CHECK_MESSAGE(out.find("(recorded by another build: (not recorded))") != std::string::npos, out);
+}

@@ -4,6 +4,7 @@
 // error codes and connection reuse, queueing and tick boundaries, fan-out, filters, budgets,
 // lossy drops, disconnects, recording and graceful stop. Engine semantics are tested against the
 // real Engine in server_engine_test.cpp.
+#include "server/build_info.hpp"
 #include "server/hub.hpp"
 
 #include "engine/json/wire_reader.hpp"
@@ -166,6 +167,8 @@ TEST_CASE("hub: hello and welcome over TCP and a Unix socket") {
     CHECK(str(w, "op") == "welcome");
     CHECK(w["protocol"].GetInt() == 1);
     CHECK(str(w, "server") == std::string("emote-sim/") + EMOTE_SIM_VERSION);
+    CHECK(str(w, "build") == emote::server::build_id());
+    CHECK_FALSE(str(w, "build").empty());
     CHECK(w["tick"].GetInt64() == 0);
     CHECK(w["tps"].GetInt() == 20);
     CHECK(str(w, "clock") == "manual");
@@ -811,4 +814,3 @@ TEST_CASE("[measure] realtime clock: ticks done vs elapsed" * doctest::skip(true
   CHECK(std::abs(static_cast<double>(ticks) - expected) <= 2.0);
   CHECK(skipped == 0);
 }
-
