@@ -446,14 +446,26 @@ bool holds(const expectation& e, const output_log& log) {
   return !unmet_reason(e, log);
 }
 
-std::optional<std::string> first_unmet(const expectation_set& set, const output_log& log) {
+std::vector<std::string> unmet(const expectation_set& set, const output_log& log) {
+  std::vector<std::string> out;
   for (std::size_t i = 0; i < set.items().size(); ++i) {
     const expectation& e = set.items()[i];
     if (auto why = unmet_reason(e, log)) {
-      return "expect[" + std::to_string(i) + "] " + shorten(e.text) + ": " + *why;
+      out.push_back("expect[" + std::to_string(i) + "] " + shorten(e.text) + ": " + *why);
     }
   }
-  return std::nullopt;
+  return out;
+}
+
+std::string describe_unmet(const std::vector<std::string>& descriptions) {
+  std::string out;
+  for (const auto& d : descriptions) {
+    if (!out.empty()) {
+      out += "\n  ";
+    }
+    out += d;
+  }
+  return out;
 }
 
 } // namespace emote::protocol

@@ -95,9 +95,12 @@ private:
 /// The subset match of protocol.md §7.
 [[nodiscard]] bool subset_match(const rapidjson::Value& expected, const rapidjson::Value& actual);
 
-/// nullopt when every expectation holds; otherwise a description of the first unmet one,
-/// `expect[i] <json>: <why>`.
-std::optional<std::string> first_unmet(const expectation_set& set, const output_log& log);
+/// Every unmet expectation in file order (protocol.md §7), each described as
+/// `expect[i] <json>: <why>` (the why names the ticks seen); empty when all hold.
+std::vector<std::string> unmet(const expectation_set& set, const output_log& log);
+/// The summary's text for unmet expectations: the first, then each further one on its own line
+/// indented by two spaces. Empty when `descriptions` is.
+std::string describe_unmet(const std::vector<std::string>& descriptions);
 
 /// Whether one expectation holds (exposed for tests).
 [[nodiscard]] bool holds(const expectation& e, const output_log& log);

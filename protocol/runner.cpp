@@ -140,8 +140,9 @@ run_result run_scenario(const scenario& s, const host_factory& make_host) {
   }
   output_log log;
   log.add_text(out);
-  if (auto unmet = first_unmet(s.expect, log)) {
-    result.failure = std::move(*unmet);
+  // Every unmet expectation, not only the first (protocol.md §7).
+  if (const auto missed = unmet(s.expect, log); !missed.empty()) {
+    result.failure = describe_unmet(missed);
     return result;
   }
   result.passed = true;

@@ -35,8 +35,7 @@ public:
   /// Run the rest of the tick; the frame stays valid until the next apply() or step().
   virtual const api::frame& step() = 0;
 
-  [[nodiscard]] virtual sim::state_snapshot
-  state(const sim::state_query& query) const = 0;
+  [[nodiscard]] virtual sim::state_snapshot state(const sim::state_query& query) const = 0;
   [[nodiscard]] virtual std::vector<emote_summary> list() const = 0;
   [[nodiscard]] virtual std::optional<emote_details> info(std::string_view id) const = 0;
   [[nodiscard]] virtual std::int64_t emote_count() const = 0;
@@ -92,7 +91,8 @@ outcome execute(sim_host& host, const request& r, std::string& out);
 struct run_result {
   std::string output; ///< the NDJSON output
   bool passed = false;
-  std::string failure; ///< the first unmet expectation, or why the run could not start
+  /// Every unmet expectation (describe_unmet), or why the run could not start.
+  std::string failure;
   bool started = true; ///< false: the simulation could not be built (`failure` says why)
 };
 

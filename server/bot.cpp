@@ -132,8 +132,9 @@ bot_result run_bot(const protocol::scenario& s, const bot_options& options) {
 
   protocol::output_log log(out.base_tick);
   log.add_text(out.output);
-  if (auto unmet = protocol::first_unmet(s.expect, log)) {
-    out.failure = std::move(*unmet);
+  // Every unmet expectation, not only the first (protocol.md §7).
+  if (const auto missed = protocol::unmet(s.expect, log); !missed.empty()) {
+    out.failure = protocol::describe_unmet(missed);
     return out;
   }
   out.passed = true;

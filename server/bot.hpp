@@ -5,8 +5,8 @@
 // unfiltered, with matrices, like `run`'s output). The expectations are checked with the protocol
 // library's checker, with ticks relative to the server's tick when the bot began.
 
-#include "protocol/scenario.hpp"
 #include "protocol/listen_address.hpp"
+#include "protocol/scenario.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -27,7 +27,8 @@ struct bot_result {
   std::string output; ///< reply and frame lines as received (newline-terminated)
   std::int64_t base_tick = 0;
   bool passed = false;
-  std::string failure; ///< first unmet expectation, or why the run could not happen
+  std::string failure; ///< every unmet expectation (protocol::describe_unmet), or why the run could
+                       ///< not happen
 };
 
 bot_result run_bot(const protocol::scenario& s, const bot_options& options);

@@ -24,7 +24,7 @@ const cli_command& bot_cli() {
         "their expectations, like `emote-sim run` does in process. The server must run a manual\n"
         "clock (`emote-sim serve --clock manual`) with the scenario's content, seed and\n"
         "configuration. Prints the replies and frames (or writes them to FILE), then `PASS name`\n"
-        "or `FAIL name: <first unmet expectation>` per scenario and `N passed, M failed`.\n"
+        "or `FAIL name: <unmet expectations>` per scenario and `N passed, M failed`.\n"
         "Exit status 0 iff every scenario passes.\n";
     c.options = {value_option("connect", "ADDR", "the server: HOST:PORT or unix:PATH (required)"),
                  value_option("token", "T", "the controller token (default: EMOTE_SIM_TOKEN)"),

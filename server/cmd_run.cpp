@@ -1,6 +1,6 @@
 // emote-sim run SCENARIO... [--out FILE] [--emotes DIR]...: scenarios in process on a manual clock
 // (protocol.md §7). Prints the NDJSON output (or writes it to FILE), then `PASS name` /
-// `FAIL name: <first unmet expectation>` per scenario and `N passed, M failed`.
+// `FAIL name: <unmet expectations>` per scenario and `N passed, M failed`.
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 

@@ -16,7 +16,8 @@ namespace emote::server {
 struct scenario_outcome {
   std::string output; ///< reply and frame lines, newline-terminated
   bool passed = false;
-  std::string failure; ///< the first unmet expectation, or why the run could not happen
+  std::string failure; ///< every unmet expectation (protocol::describe_unmet), or why the run could
+                       ///< not happen
 };
 
 using scenario_driver = std::function<scenario_outcome(const protocol::scenario&)>;

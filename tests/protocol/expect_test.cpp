@@ -138,41 +138,56 @@ TEST_CASE("count, not and order") {
       holds_text(R"({"order":[{"event":"display.spawn"},{"event":"display.spawn"}]})", log));
 }
 
-TEST_CASE("the first unmet expectation is described") {
+namespace {
+// The first unmet expectation's description, if any.
+std::optional<std::string> first_of(const expectation_set& set, const output_log& log) {
+  auto all = unmet(set, log);
+  return all.empty() ? std::nullopt : std::optional(all.front());
+}
+} // namespace
+
+TEST_CASE("every unmet expectation is described") {
   const auto log = log_of(output);
   auto set = expectations(R"([
     {"reply":"p1","ok":true},
     {"event":"partner.matched","initiator":"alice","by":60},
     {"count":{"event":"display.spawn"},"equals":5}
   ])");
-  auto why = first_unmet(set, log);
+  auto why = first_of(set, log);
   REQUIRE(why);
   CHECK(
       *why ==
       R"(expect[1] {"event":"partner.matched","initiator":"alice","by":60}: no matching event (0 partner.matched in the window, 0 outside))");
 
   auto miss = expectations(R"([{"event":"playback.stopped","reason":"MOVED"}])");
-  why = first_unmet(miss, log);
+  why = first_of(miss, log);
   REQUIRE(why);
   CHECK(why->find("(1 playback.stopped in the window, 0 outside; first in the window: tick 11 "
                   "{\"type\":\"playback.stopped\"") != std::string::npos);
 
-  CHECK(*first_unmet(expectations(R"([{"count":{"event":"display.spawn"},"equals":5}])"), log) ==
+  CHECK(*first_of(expectations(R"([{"count":{"event":"display.spawn"},"equals":5}])"), log) ==
         R"(expect[0] {"count":{"event":"display.spawn"},"equals":5}: counted 1)");
-  CHECK(
-      first_unmet(expectations(R"([{"reply":"zz"}])"), log)->ends_with(": no reply with this id"));
-  CHECK(first_unmet(expectations(R"([{"reply":"p1","role":"partner"}])"), log)
+  CHECK(first_of(expectations(R"([{"reply":"zz"}])"), log)->ends_with(": no reply with this id"));
+  CHECK(first_of(expectations(R"([{"reply":"p1","role":"partner"}])"), log)
             ->find("the reply differs: tick 1") != std::string::npos);
-  CHECK(first_unmet(expectations(R"([{"not":{"event":"display.remove"}}])"), log)
+  CHECK(first_of(expectations(R"([{"not":{"event":"display.remove"}}])"), log)
             ->find(": found tick 11") != std::string::npos);
   CHECK(
-      first_unmet(
+      first_of(
           expectations(R"([{"order":[{"event":"display.remove"},{"event":"display.spawn"}]}])"),
           log)
           ->ends_with(
               R"(element 1 {"event":"display.spawn"} does not occur after the match of element 0 (tick 11))"));
-  CHECK_FALSE(first_unmet(expectations(R"([{"reply":"p1"},{"event":"display.spawn"}])"), log));
-  CHECK_FALSE(first_unmet(expectations("[]"), log));
+  CHECK_FALSE(first_of(expectations(R"([{"reply":"p1"},{"event":"display.spawn"}])"), log));
+  CHECK_FALSE(first_of(expectations("[]"), log));
+
+  // All of them, in file order, not only the first; the summary puts each on its own line.
+  const auto all = unmet(set, log);
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].starts_with(R"(expect[1] {"event":"partner.matched")"));
+  CHECK(all[1] == R"(expect[2] {"count":{"event":"display.spawn"},"equals":5}: counted 1)");
+  CHECK(describe_unmet(all) == all[0] + "\n  " + all[1]);
+  CHECK(describe_unmet({}).empty());
 }
 
 TEST_CASE("a tick base maps a live server's ticks to scenario ticks") {

@@ -170,7 +170,7 @@ TEST_CASE("the same scenario run twice gives identical bytes") {
   CHECK(run_scenario(s, fake_factory()).output == run_scenario(s, fake_factory()).output);
 }
 
-TEST_CASE("a failing expectation fails the run with the first unmet one") {
+TEST_CASE("a failing expectation fails the run with every unmet one") {
   const run_result r = run_scenario(load(R"({"ticks": 20, "script": [
       {"tick": 0, "op": "player.join", "player": "alice", "position": [0, 64, 0]},
       {"tick": 1, "op": "emote.play", "player": "alice", "emote": "fx:slide", "id": "p1"}],
@@ -181,7 +181,9 @@ TEST_CASE("a failing expectation fails the run with the first unmet one") {
   CHECK_FALSE(r.passed);
   CHECK(
       r.failure ==
-      R"(expect[1] {"event":"playback.stopped","reason":"FINISHED","by":10}: no matching event (0 playback.stopped in the window, 1 outside))");
+      R"(expect[1] {"event":"playback.stopped","reason":"FINISHED","by":10}: no matching event (0 playback.stopped in the window, 1 outside))"
+      "\n  "
+      R"(expect[2] {"event":"display.spawn","tick":5}: no matching event (0 display.spawn in the window, 1 outside))");
 }
 
 TEST_CASE("script lines go through the decoder: errors are replies, with or without id") {

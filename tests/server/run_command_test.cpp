@@ -55,3 +55,30 @@ TEST_CASE("emote-sim run: a scenario that cannot load fails and is counted") {
   CHECK(std::filesystem::exists(out_file));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("emote-sim run: every unmet expectation is reported, each with what was seen") {
+  const auto dir = std::filesystem::temp_directory_path() / "emote_run_cmd_unmet";
+  std::filesystem::create_directories(dir);
+  const std::string emotes =
+      (std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes").string();
+  std::ofstream(dir / "two.json") << R"({"scenario":1,"name":"two unmet","emotes":[")" << emotes
+                                  << R"("],"ticks":5,"script":[
+      {"tick":1,"op":"player.join","id":"j","player":"alice","position":[0,64,0]},
+      {"tick":2,"op":"emote.play","id":"p","player":"ghost","emote":"t:nothing"}],
+    "expect":[
+      {"reply":"j","ok":false},
+      {"reply":"p","ok":false},
+      {"event":"playback.started","player":"alice"}]})";
+  auto r = run({(dir / "two.json").string()});
+  CHECK(r.status == 1);
+  // The first on the FAIL line, the second on the next; the expectation that holds is not named.
+  CHECK_MESSAGE(r.out.find("FAIL two unmet: expect[0] {\"reply\":\"j\",\"ok\":false}: the reply "
+                           "differs: tick 1") != std::string::npos,
+                r.out);
+  CHECK_MESSAGE(r.out.find("\n  expect[2] {\"event\":\"playback.started\",\"player\":\"alice\"}: "
+                           "no matching event") != std::string::npos,
+                r.out);
+  CHECK(r.out.find("expect[1]") == std::string::npos);
+  CHECK(r.out.ends_with("0 passed, 1 failed\n"));
+  std::filesystem::remove_all(dir);
+}
