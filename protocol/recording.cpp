@@ -106,6 +106,15 @@ std::string_view without_newline(std::string_view line) {
 }
 } // namespace
 
+void append_reply(std::string& out, std::int64_t tick, std::int64_t conn,
+                  std::string_view reply_line) {
+  json_out o(out);
+  tick_conn(o, tick, conn);
+  o.raw(R"(,"reply":)");
+  o.raw(without_newline(reply_line));
+  o.raw("}\n");
+}
+
 void append_frame(std::string& out, std::int64_t tick, std::string_view frame_line,
                   std::optional<std::string_view> stored_line,
                   std::optional<std::string_view> state) {
@@ -285,6 +294,11 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         return line_error(line_no, "msg must be an object");
       }
       rec.entries.emplace_back(rec_msg{tick, conn, to_json(*msg)});
+    } else if (const auto* reply = find_member(doc, "reply"); reply != nullptr) {
+      if (!reply->IsObject()) {
+        return line_error(line_no, "reply must be an object");
+      }
+      rec.entries.emplace_back(rec_reply{tick, conn, to_json(*reply)});
     } else if (const auto* c = find_member(doc, "connect"); c != nullptr) {
       if (!c->IsObject()) {
         return line_error(line_no, "connect must be an object");
@@ -300,7 +314,8 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
     } else if (doc.HasMember("disconnect")) {
       rec.entries.emplace_back(rec_disconnect{tick, conn});
     } else {
-      return line_error(line_no, "unknown record (expected msg, connect, disconnect or digest)");
+      return line_error(line_no,
+                        "unknown record (expected msg, reply, connect, disconnect or digest)");
     }
   }
   if (!have_header) {

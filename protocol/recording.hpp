@@ -7,6 +7,7 @@
 //   {"tick":N,"conn":C,"connect":{"role":R,"client":STR}}
 //   {"tick":N,"conn":C,"disconnect":{}}
 //   {"tick":N,"conn":C,"msg":{...}}
+//   {"tick":N,"conn":C,"reply":{"op":"reply",...}}
 //   {"tick":N,"digest":H}                       (or, with --record-frames:)
 //   {"tick":N,"digest":H,"frame":{"op":"frame",...}}
 //   with state digests (every tick): `"state":S` after the digest, or {"tick":N,"state":S} for a
@@ -44,6 +45,9 @@ void append_disconnect(std::string& out, std::int64_t tick, std::int64_t conn);
 /// `message_json` is a request's `record` text (decode.hpp): compact, token removed.
 void append_msg(std::string& out, std::int64_t tick, std::int64_t conn,
                 std::string_view message_json);
+/// The reply the server sent for the message just appended (`reply_line`, newline optional).
+void append_reply(std::string& out, std::int64_t tick, std::int64_t conn,
+                  std::string_view reply_line);
 /// The digest line of one frame; `frame_line` as an unfiltered subscriber with matrices receives
 /// it (with or without its newline, which is not digested). `with_frame` embeds the frame.
 /// `state`, when given, is the tick's state digest (16 hex digits), written after the digest.
@@ -77,7 +81,13 @@ struct rec_frame {
   /// `packets` member.
   std::optional<std::string> frame_line;
 };
-using recording_entry = std::variant<rec_connect, rec_disconnect, rec_msg, rec_frame>;
+/// The server's reply to an applied message (protocol.md §8 item 3).
+struct rec_reply {
+  std::int64_t tick = 0;
+  std::int64_t conn = 0;
+  std::string json; ///< the reply object, compact
+};
+using recording_entry = std::variant<rec_connect, rec_disconnect, rec_msg, rec_frame, rec_reply>;
 
 struct recording {
   recording_header header;

@@ -115,6 +115,16 @@ int cmd_replay(std::span<const std::string_view> argv) {
     return 1;
   }
   const auto& d = *result.divergence;
+  if (d.reply_conn) {
+    std::printf("replay: diverged at tick %lld: a reply on connection %lld differs%s\n",
+                static_cast<long long>(d.tick), static_cast<long long>(*d.reply_conn),
+                build_note.c_str());
+    std::fputs(d.details.c_str(), stdout);
+    if (result.state && !state_first) {
+      print_state_divergence(*result.state);
+    }
+    return 1;
+  }
   std::printf("replay: diverged at tick %lld%s\n", static_cast<long long>(d.tick),
               build_note.c_str());
   std::printf("  recorded digest: %s\n",

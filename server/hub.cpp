@@ -371,6 +371,9 @@ void hub::handle_request(client& cl, const std::string& line) {
   }
   account(cl, &r, result);
   if (!out.empty()) {
+    if (rec_ != nullptr) {
+      rec_->reply(tick, cl.id, out); // replay compares it (protocol.md §8)
+    }
     send(cl, std::move(out));
   }
 }

@@ -81,6 +81,10 @@ void recorder::message(std::int64_t tick, std::uint64_t conn, std::string_view r
   protocol::append_msg(pending_, tick, static_cast<std::int64_t>(conn), record_json);
 }
 
+void recorder::reply(std::int64_t tick, std::uint64_t conn, std::string_view reply_line) {
+  protocol::append_reply(pending_, tick, static_cast<std::int64_t>(conn), reply_line);
+}
+
 void recorder::frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets,
                      std::optional<std::string_view> state) {
   protocol::append_frame(

@@ -38,6 +38,8 @@ public:
                std::string_view client);
   void disconnect(std::int64_t tick, std::uint64_t conn);
   void message(std::int64_t tick, std::uint64_t conn, std::string_view record_json);
+  /// The reply line sent for the message just recorded (protocol.md §8).
+  void reply(std::int64_t tick, std::uint64_t conn, std::string_view reply_line);
   /// The frame line as an unfiltered subscriber with matrices receives it (digested), and the
   /// same with packets (stored when recording frames; render.md §6).
   void frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets,

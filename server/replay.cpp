@@ -170,6 +170,13 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
     return false;
   };
 
+  // The replayed reply of each connection's last message, compact, until its recorded reply.
+  std::map<std::int64_t, std::string> replayed_replies;
+  auto compact = [](std::string_view line) {
+    rapidjson::Document doc;
+    return json::parse_wire(line, doc) ? std::string(line) : json::to_json(doc);
+  };
+
   for (const auto& e : r.entries) {
     const std::int64_t tick = std::visit([](const auto& x) { return x.tick; }, e);
     while (host.tick() < tick) {
@@ -192,6 +199,7 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
         continue; // the server only records messages it decoded; nothing to apply
       }
       sink.clear();
+      replayed_replies.erase(m->conn); // a reply belongs to the message just applied
       if (const auto* s = std::get_if<protocol::subscribe_request>(&decoded->body);
           s != nullptr && s->subscription.filter.packets) {
         // As the server did: a packets subscriber resyncs every viewer (render.md §4 rule 5).
@@ -199,6 +207,27 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
         continue;
       }
       (void)dispatch(host, owners, static_cast<std::uint64_t>(m->conn), *decoded, sink);
+      if (!sink.empty()) {
+        replayed_replies[m->conn] = compact(sink);
+      }
+    } else if (const auto* rp = std::get_if<protocol::rec_reply>(&e)) {
+      // protocol.md §8: a reply that differs is a divergence at its tick, on its connection.
+      const auto it = replayed_replies.find(rp->conn);
+      const std::string replayed = it == replayed_replies.end() ? std::string() : it->second;
+      if (it != replayed_replies.end()) {
+        replayed_replies.erase(it);
+      }
+      if (replayed != rp->json) {
+        settle_state(tick);
+        replay_divergence d;
+        d.tick = tick;
+        d.reply_conn = rp->conn;
+        d.details = "  reply on connection " + std::to_string(rp->conn) + " recorded: " + rp->json +
+                    "\n  reply on connection " + std::to_string(rp->conn) +
+                    " replayed: " + (replayed.empty() ? std::string("(none)") : replayed) + "\n";
+        out.divergence = std::move(d);
+        return out;
+      }
     } else if (const auto* d = std::get_if<protocol::rec_disconnect>(&e)) {
       if (d->conn == static_cast<std::int64_t>(server_conn)) {
         if (shutdown) {

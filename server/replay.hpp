@@ -19,8 +19,11 @@ struct replay_divergence {
   std::string replayed_digest;               ///< empty: the replay produced no output for this tick
   std::optional<std::string> recorded_frame; ///< with --record-frames
   std::string replayed_frame;                ///< empty when the replay produced no output
-  /// Human-readable lines naming the first differing events (empty without recorded frames).
+  /// Human-readable lines naming the first differing events (empty without recorded frames),
+  /// or the recorded and replayed reply.
   std::string details;
+  /// A reply differed (protocol.md §8): the connection it was sent on; the digests are empty.
+  std::optional<std::int64_t> reply_conn;
 };
 
 /// The first tick whose state digest differs from the recorded one (protocol.md §8).

@@ -228,7 +228,9 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   text.replace(at, from.size(), R"("id":"c","player":"dave")");
   std::ofstream(dir / "changed.ndjson", std::ios::binary) << text;
   CHECK(process::run({"replay", (dir / "changed.ndjson").string()}, dir, &out) == 1);
-  CHECK_MESSAGE(out.find("replay: diverged at tick 1\n") == 0, out);
+  // The play's reply (unknown player) is the first difference, on the connection that sent it.
+  CHECK_MESSAGE(out.find("replay: diverged at tick 1: a reply on connection 1 differs\n") == 0,
+                out);
   CHECK(out.find("recorded:") != std::string::npos);
 
   // protocol.md §8: every tick holds a state digest; a wrong one is the first state divergence,

@@ -3,13 +3,13 @@
 // server_engine_test.cpp.
 #include "server/replay.hpp"
 
+#include "engine_server.hpp"
 #include "protocol/recording.hpp"
 #include "protocol/runner.hpp"
 #include "protocol/scenario.hpp"
 #include "server/bot.hpp"
 #include "server/hub.hpp"
 #include "server/line_client.hpp"
-#include "engine_server.hpp"
 #include "synthetic_host.hpp"
 
 #include <doctest/doctest.h>
@@ -18,6 +18,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -89,7 +90,6 @@ struct live_server {
   std::thread thread;
 };
 
-
 // Records a session with two connections, a disconnect and a stop; returns the file's text.
 std::string record_session(bool with_frames) {
   const auto file = temp_path(with_frames ? "frames.ndjson" : "digests.ndjson");
@@ -149,12 +149,33 @@ TEST_CASE("replay: a recorded session replays identical; a changed input diverge
     changed.replace(
         at, from.size(),
         R"({"tick":3,"conn":2,"msg":{"op":"emote.play","id":"b","player":"bob","emote":"test:nope"})");
-    auto r2 = emote::protocol::parse_recording(changed);
+    {
+      // With the replies recorded, the refused play's reply is the first difference.
+      auto r2 = emote::protocol::parse_recording(changed);
+      REQUIRE(r2.ok());
+      synthetic_host fresh;
+      const auto result = replay_recording(*r2, fresh, [&] { fresh.shutdown(); });
+      REQUIRE(result.divergence.has_value());
+      CHECK(result.divergence->tick == 3);
+      CHECK(result.divergence->reply_conn == std::optional<std::int64_t>(2));
+    }
+    // Without replies (a recording from before they were recorded) the frames show it.
+    std::string no_replies;
+    for (std::size_t pos = 0; pos < changed.size();) {
+      const std::size_t nl = changed.find('\n', pos);
+      const std::string line = changed.substr(pos, nl + 1 - pos);
+      if (line.find(R"(,"reply":)") == std::string::npos) {
+        no_replies += line;
+      }
+      pos = nl + 1;
+    }
+    auto r2 = emote::protocol::parse_recording(no_replies);
     REQUIRE(r2.ok());
     synthetic_host fresh;
     const auto result = replay_recording(*r2, fresh, [&] { fresh.shutdown(); });
     REQUIRE(result.divergence.has_value());
     CHECK(result.divergence->tick == 3);
+    CHECK_FALSE(result.divergence->reply_conn.has_value());
     CHECK(result.divergence->recorded_digest != result.divergence->replayed_digest);
     if (with_frames) {
       CHECK(result.divergence->recorded_frame.has_value());
@@ -244,4 +265,39 @@ TEST_CASE("bot: refuses a realtime server and reports unmet expectations") {
   CHECK_FALSE(r.passed);
   CHECK(r.failure.find("manual") != std::string::npos);
   t.join();
+}
+
+TEST_CASE("replay: replies are recorded with their connection and compared") {
+  const std::string text = record_session(false);
+  // Bob's play (connection 2, tick 3) and its reply, right after the message.
+  const std::string msg =
+      R"({"tick":3,"conn":2,"msg":{"op":"emote.play","id":"b","player":"bob","emote":"test:wave"}})";
+  const auto at = text.find(msg);
+  REQUIRE(at != std::string::npos);
+  const std::string reply_prefix = R"({"tick":3,"conn":2,"reply":{"op":"reply","id":"b",)";
+  const auto reply_at = text.find(reply_prefix);
+  REQUIRE_MESSAGE(reply_at == at + msg.size() + 1, text);
+  auto r = emote::protocol::parse_recording(text);
+  REQUIRE(r.ok());
+  CHECK(std::count_if(r->entries.begin(), r->entries.end(),
+                      [](const auto& e) { return std::holds_alternative<rec_reply>(e); }) >= 1);
+
+  // A recorded reply that the replay does not give back diverges at its tick, on its connection.
+  const auto line_end = text.find('\n', reply_at);
+  std::string changed = text;
+  changed.replace(reply_at, line_end - reply_at,
+                  R"({"tick":3,"conn":2,"reply":{"op":"reply","id":"b","tick":3,"ok":false,)"
+                  R"("error":{"code":"cooldown","message":"x"}}})");
+  auto r2 = emote::protocol::parse_recording(changed);
+  REQUIRE(r2.ok());
+  synthetic_host fresh;
+  const auto result = replay_recording(*r2, fresh, [&] { fresh.shutdown(); });
+  REQUIRE(result.divergence.has_value());
+  CHECK(result.divergence->tick == 3);
+  REQUIRE(result.divergence->reply_conn.has_value());
+  CHECK(*result.divergence->reply_conn == 2);
+  CHECK(result.divergence->details.find(
+            R"(recorded: {"op":"reply","id":"b","tick":3,"ok":false)") != std::string::npos);
+  CHECK(result.divergence->details.find(R"(replayed: {"op":"reply","id":"b")") !=
+        std::string::npos);
 }
