@@ -127,7 +127,8 @@ protocol::sim_host::reload_outcome engine_host::reload(const protocol::emote_rel
   auto content = loader_->load(roots_, config_.disabled, registered_);
   if (!content) {
     // An unreadable content folder keeps the running catalog (protocol.md §4 emote.reload).
-    out.error = api::error{api::error_code::internal, "reload failed: " + content.error(), {}, {}};
+    out.error = api::error{
+        api::error_code::content_unavailable, "reload failed: " + content.error(), {}, {}};
     return out;
   }
   out.loaded = content->loaded;

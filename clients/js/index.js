@@ -19,7 +19,8 @@ export const ERROR_CODES = Object.freeze([
   'bad_json', 'line_too_long', 'unknown_op', 'bad_request', 'unsupported_protocol',
   'unauthorized', 'forbidden', 'unknown_player', 'player_exists', 'unknown_emote',
   'not_standalone', 'disabled', 'no_permission', 'cooldown', 'already_playing', 'display_limit',
-  'not_playing', 'clock_not_manual', 'shutting_down', 'internal'
+  'not_playing', 'clock_not_manual', 'shutting_down', 'reload_empty',
+  'content_unavailable', 'molang_budget', 'internal'
 ])
 
 // How many frames waitFor looks back at most (see Client._recent).

@@ -20,12 +20,29 @@ constexpr core::enum_names<release_why, 5> why_names{
     {"recheck_failed", "restarted", "stopped", "disconnected", "session_ended"}};
 constexpr core::enum_names<player_event_kind, 7> event_kind_names{
     {"jump", "damage", "attack", "mount", "respawn", "death", "game_mode"}};
-constexpr core::enum_names<error_code, 21> error_names{
-    {"bad_json",       "line_too_long", "unknown_op",       "bad_request",   "unsupported_protocol",
-     "unauthorized",   "forbidden",     "unknown_player",   "player_exists", "unknown_emote",
-     "not_standalone", "disabled",      "no_permission",    "cooldown",      "already_playing",
-     "display_limit",  "not_playing",   "clock_not_manual", "shutting_down", "reload_empty",
-     "internal"}};
+constexpr core::enum_names<error_code, 23> error_names{{"bad_json",
+                                                        "line_too_long",
+                                                        "unknown_op",
+                                                        "bad_request",
+                                                        "unsupported_protocol",
+                                                        "unauthorized",
+                                                        "forbidden",
+                                                        "unknown_player",
+                                                        "player_exists",
+                                                        "unknown_emote",
+                                                        "not_standalone",
+                                                        "disabled",
+                                                        "no_permission",
+                                                        "cooldown",
+                                                        "already_playing",
+                                                        "display_limit",
+                                                        "not_playing",
+                                                        "clock_not_manual",
+                                                        "shutting_down",
+                                                        "reload_empty",
+                                                        "content_unavailable",
+                                                        "molang_budget",
+                                                        "internal"}};
 
 } // namespace
 

@@ -62,9 +62,23 @@ enum class stop_reason : std::uint8_t {
 };
 
 /// partner.released causes (players.md §7.5).
-enum class release_why : std::uint8_t { recheck_failed, restarted, stopped, disconnected, session_ended };
+enum class release_why : std::uint8_t {
+  recheck_failed,
+  restarted,
+  stopped,
+  disconnected,
+  session_ended
+};
 
-enum class player_event_kind : std::uint8_t { jump, damage, attack, mount, respawn, death, game_mode };
+enum class player_event_kind : std::uint8_t {
+  jump,
+  damage,
+  attack,
+  mount,
+  respawn,
+  death,
+  game_mode
+};
 
 /// protocol.md §3 error codes.
 enum class error_code : std::uint8_t {
@@ -87,7 +101,9 @@ enum class error_code : std::uint8_t {
   not_playing,
   clock_not_manual,
   shutting_down,
-  reload_empty, ///< emote.reload would leave no emotes; the running catalog is kept
+  reload_empty,        ///< emote.reload would leave no emotes; the running catalog is kept
+  content_unavailable, ///< the content folder is missing or unreadable (operational, not a bug)
+  molang_budget, ///< emote.play: the start ran over a per-tick Molang budget (players.md §8.6)
   internal,
 };
 
@@ -194,11 +210,11 @@ struct player_update {
 struct player_event {
   std::string player;
   player_event_kind kind = player_event_kind::jump;
-  double amount = 0;                   ///< damage
-  bool lethal = false;                 ///< damage
-  std::optional<std::string> target;   ///< attack
-  std::optional<std::string> vehicle;  ///< mount
-  std::optional<api::game_mode> mode;  ///< game_mode
+  double amount = 0;                  ///< damage
+  bool lethal = false;                ///< damage
+  std::optional<std::string> target;  ///< attack
+  std::optional<std::string> vehicle; ///< mount
+  std::optional<api::game_mode> mode; ///< game_mode
 };
 struct player_leave {
   std::string player;
@@ -234,9 +250,9 @@ struct emote_unregister {
   std::string emote;
 };
 
-using input = std::variant<player_join, player_update, player_event, player_leave, emote_play,
-                           emote_stop, emote_stop_all, world_blocks, world_clear, cooldown_clear,
-                           emote_unregister>;
+using input =
+    std::variant<player_join, player_update, player_event, player_leave, emote_play, emote_stop,
+                 emote_stop_all, world_blocks, world_clear, cooldown_clear, emote_unregister>;
 
 // ---------------------------------------------------------------------------------------------
 // Replies
@@ -244,7 +260,7 @@ using input = std::variant<player_join, player_update, player_event, player_leav
 struct error {
   error_code code = error_code::internal;
   std::string message;
-  std::string path;                           ///< JSON path of the offending field, if any
+  std::string path;                            ///< JSON path of the offending field, if any
   std::optional<std::int64_t> remaining_ticks; ///< cooldown refusals
 };
 

@@ -27,6 +27,9 @@ api::error play_error(api::error_code code) {
   case api::error_code::display_limit:
     e.message = "Too many emotes are active right now. Try again shortly.";
     break;
+  case api::error_code::molang_budget:
+    e.message = "This emote needs more work than the server allows per tick.";
+    break;
   case api::error_code::internal:
     e.message = "Something went wrong while starting the emote.";
     break;

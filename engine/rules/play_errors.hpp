@@ -14,6 +14,8 @@ namespace emote::rules {
 ///   no_permission   `You do not have permission to use this emote.`
 ///   already_playing `This emote is already playing.`
 ///   display_limit   `Too many emotes are active right now. Try again shortly.`
+///   molang_budget   `This emote needs more work than the server allows per tick.`
+///                   (MOLANG_BUDGET at the start, players.md §8.6)
 ///   internal        `Something went wrong while starting the emote.` (ERROR)
 /// Any other code gets an empty message.
 api::error play_error(api::error_code code);

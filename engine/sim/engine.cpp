@@ -579,8 +579,12 @@ struct engine::impl final : rules::idle_host {
         cooldowns.release(player.id, id);
       }
       s.initiator.tracked = false;
-      stop(s, s.pb->failure_reason());
-      return error_reply(rules::play_error(api::error_code::internal));
+      const stop_reason why = s.pb->failure_reason();
+      stop(s, why);
+      // players.md §8.6: a start over a Molang budget is refused with its own code, not ERROR's.
+      return error_reply(rules::play_error(why == stop_reason::molang_budget
+                                               ? api::error_code::molang_budget
+                                               : api::error_code::internal));
     }
     s.initiator.was_invisible = rules::capture_was_invisible(chain, player.invisible);
     if (s.settings.hidden) {

@@ -131,3 +131,22 @@ TEST_CASE("emote.reload to an emptied folder keeps the catalog unless allow_empt
   CHECK_FALSE(h.reload({}).error.has_value());
   std::filesystem::remove_all(dir);
 }
+
+// protocol.md §3: a content folder that is gone is an operational failure with its own code
+// (content_unavailable), not `internal`; the running catalog stays.
+TEST_CASE("emote.reload of a missing folder is content_unavailable and keeps the catalog") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("emote_sim_reload_missing_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(sample_emotes, dir, std::filesystem::copy_options::recursive);
+  auto made = server::engine_host::create(server::make_content_loader(), {dir}, {});
+  REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error()));
+  server::engine_host& h = **made;
+  const std::int64_t before = h.emote_count();
+  std::filesystem::remove_all(dir);
+  const auto failed = h.reload({});
+  REQUIRE(failed.error.has_value());
+  CHECK(failed.error->code == api::error_code::content_unavailable);
+  CHECK(failed.error->message.find(dir.string()) != std::string::npos);
+  CHECK(h.emote_count() == before);
+}

@@ -211,8 +211,10 @@ TEST_CASE("[engine] server: emote.reload swaps the catalog; a failed reload keep
   CHECK(text.get_future().get().find("emote_sim_reload_failures_total 1") != std::string::npos);
 }
 
-TEST_CASE("[engine] server: a reload whose folder vanished is `internal`; the catalog and the "
-          "connection stay usable") {
+TEST_CASE(
+    "[engine] server: a reload whose folder vanished is `content_unavailable`; the catalog and "
+    "the "
+    "connection stay usable") {
   const auto dir = std::filesystem::temp_directory_path() / "emote_server_reload_internal";
   std::filesystem::remove_all(dir);
   std::filesystem::copy(test_emotes(), dir, std::filesystem::copy_options::recursive);
@@ -221,7 +223,7 @@ TEST_CASE("[engine] server: a reload whose folder vanished is `internal`; the ca
     auto c = s.client();
     conversation t(c);
     std::filesystem::remove_all(dir);
-    t.fails(R"("op":"emote.reload")", "internal", "reload failed: ");
+    t.fails(R"("op":"emote.reload")", "content_unavailable", "reload failed: ");
     t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5])");
     const auto play = t.ask(R"("op":"emote.play","player":"alice","emote":"t:wave")");
     CHECK_MESSAGE(play.find(R"("ok":true)") != std::string::npos, play);

@@ -1,5 +1,5 @@
-// The per-tick Molang operation budgets (players.md §8.6, R74-R78): a session over its own budget, or
-// over what the server has left in the tick, stops with MOLANG_BUDGET; the counts are
+// The per-tick Molang operation budgets (players.md §8.6, R74-R78): a session over its own budget,
+// or over what the server has left in the tick, stops with MOLANG_BUDGET; the counts are
 // operations, so the same inputs stop the same sessions at the same ticks.
 
 #include "support.hpp"
@@ -13,9 +13,10 @@ namespace {
 std::string heavy(const std::string& id, int inner, int from = 2) {
   anim_spec a;
   a.id = id;
-  a.tracks = R"({"d0": {"position": [{"time": "0t", "value": ["t.x = 0; loop(q.anim_time_ticks >= )" +
-             std::to_string(from) + R"( ? 1000 : 0, { loop()" + std::to_string(inner) +
-             R"(, { t.x = t.x + 1; }); }); return 0;", 0, 0]}]}})";
+  a.tracks =
+      R"({"d0": {"position": [{"time": "0t", "value": ["t.x = 0; loop(q.anim_time_ticks >= )" +
+      std::to_string(from) + R"( ? 1000 : 0, { loop()" + std::to_string(inner) +
+      R"(, { t.x = t.x + 1; }); }); return 0;", 0, 0]}]}})";
   return animation_json(a);
 }
 
@@ -70,11 +71,12 @@ TEST_CASE("R77 the budgets start afresh every tick") {
   CHECK(h.all_records() == strings{"0:started(1,alice,demo:heavy,solo)"});
 }
 
-TEST_CASE("R78 over the budget while starting: the start fails and the session stops MOLANG_BUDGET") {
+TEST_CASE(
+    "R78 over the budget while starting: the start fails and the session stops MOLANG_BUDGET") {
   harness h(budgets(50'000, 0), {heavy("demo:heavy", 10, 0)});
   h.join("alice", {0, 64, 0});
   const api::reply r = h.play("alice", "demo:heavy");
-  CHECK(code(r) != "ok");
+  CHECK(code(r) == "molang_budget");
   h.step();
   CHECK(h.all_records() == strings{"0:stopped(1,alice,demo:heavy,MOLANG_BUDGET)"});
 }

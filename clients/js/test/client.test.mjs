@@ -280,14 +280,14 @@ describe('a realtime server with a token and small limits', () => {
   })
 })
 
-test('internal and shutting_down', async () => {
-  // internal: a reload whose content folder is gone (the running catalog stays).
+test('content_unavailable and shutting_down', async () => {
+  // content_unavailable: a reload whose content folder is gone (the running catalog stays).
   const emotes = path.join(mkdtempSync(path.join(tmpdir(), 'emote-sim-js-')), 'emotes')
   cpSync(path.join(ROOT, 'config', 'emotes'), emotes, { recursive: true })
   const server = await startServer({ clock: 'manual', extra: ['--emotes', emotes] })
   const c = await connect(server.tcp)
   rmSync(emotes, { recursive: true })
-  await rejects(c.reload(), 'internal')
+  await rejects(c.reload(), 'content_unavailable')
   // shutting_down: a long clock.step cut short by SIGTERM (50 waving players make the 72000
   // ticks take seconds; the signal comes after 200 ms).
   for (let i = 0; i < 50; i++) await (await c.players.join(`sd-${i}`, { position: [i * 3, 64, 0] })).play('sample:wave')

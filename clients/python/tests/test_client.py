@@ -333,8 +333,8 @@ class StrictRealtime(unittest.TestCase):
 
 
 class ServerSideFailures(unittest.TestCase):
-    def test_internal_and_shutting_down(self):
-        # internal: a reload whose content folder is gone (the running catalog stays).
+    def test_content_unavailable_and_shutting_down(self):
+        # content_unavailable: a reload whose content folder is gone (the running catalog stays).
         emotes = os.path.join(tempfile.mkdtemp(prefix="emote-sim-py-"), "emotes")
         shutil.copytree(os.path.join(ROOT, "config", "emotes"), emotes)
         s = Server("manual", ["--emotes", emotes])
@@ -344,7 +344,7 @@ class ServerSideFailures(unittest.TestCase):
         shutil.rmtree(emotes)
         with self.assertRaises(EmoteSimError) as cm:
             c.reload()
-        self.assertEqual(cm.exception.code, "internal")
+        self.assertEqual(cm.exception.code, "content_unavailable")
         # shutting_down: a long clock.step cut short by SIGTERM (50 waving players make the
         # 72000 ticks take seconds; the signal comes after 0.2 s).
         for i in range(50):
