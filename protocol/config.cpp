@@ -472,6 +472,19 @@ const config_key table[] = {
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.limits.max_connections);
         }),
+    row("limits.reserved_controller_connections", config_type::integer, 0, 1000000, "4",
+        "limits-reserved-controller-connections",
+        "EMOTE_SIM_LIMITS_RESERVED_CONTROLLER_CONNECTIONS", "N",
+        "connection slots observers cannot take (kept for controllers)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.reserved_controller_connections);
+        }),
+    row("limits.idle_timeout_seconds", config_type::integer, 0, 86400, "120",
+        "limits-idle-timeout-seconds", "EMOTE_SIM_LIMITS_IDLE_TIMEOUT_SECONDS", "SECONDS",
+        "close a connection that neither subscribes nor sends for this long (0: never)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.idle_timeout_seconds);
+        }),
     row("metrics", config_type::string, 0, 0, R"("")", "metrics", "EMOTE_SIM_METRICS", "HOST:PORT",
         "serve Prometheus metrics at GET /metrics (empty: off)",
         [](const config_key&, const config_value& v, server_config& c) {

@@ -41,6 +41,12 @@ struct limits_config {
   std::int64_t max_inbound_bytes = 67108864;
   std::int64_t max_outbound_bytes = 16777216;
   std::int64_t max_connections = 256;
+  /// protocol.md §2: observers may hold at most max_connections minus this many connections (at
+  /// least 1), so idle observers never keep the controller out.
+  std::int64_t reserved_controller_connections = 4;
+  /// protocol.md §2: a connection that has said hello and neither subscribes nor sends anything
+  /// for this long is closed with `bye` `idle_timeout` (0: never).
+  std::int64_t idle_timeout_seconds = 120;
 };
 
 struct auth_config {

@@ -113,6 +113,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
   settings.tps = cfg.tps;
   settings.auth = cfg.auth;
   settings.limits = cfg.limits;
+  settings.idle_timeout = std::chrono::seconds(cfg.limits.idle_timeout_seconds);
   hub server(io, settings, sh.sim(), sh.extras(), m, rec.get());
   if (auto err = server.listen(cfg.listen)) {
     spdlog::critical("{}", *err);

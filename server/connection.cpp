@@ -18,6 +18,11 @@ const shared_line& hello_timeout_bye() {
   return line;
 }
 
+const shared_line& idle_timeout_bye() {
+  static const shared_line line = make_line(R"({"op":"bye","reason":"idle_timeout"})");
+  return line;
+}
+
 bool is_blank(std::string_view s) {
   return std::all_of(s.begin(), s.end(),
                      [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; });
@@ -64,8 +69,34 @@ void connection::start(std::chrono::milliseconds hello_timeout) {
   do_read();
 }
 
-void connection::hello_done() {
+void connection::hello_done(std::chrono::milliseconds idle_timeout) {
   hello_timer_.cancel();
+  idle_ = idle_timeout;
+  if (idle_.count() > 0) {
+    last_read_ = std::chrono::steady_clock::now();
+    arm_idle();
+  }
+}
+
+void connection::stop_idle_watch() {
+  idle_ = std::chrono::milliseconds(0);
+  hello_timer_.cancel();
+}
+
+// One timer for the whole watch: reading only stamps last_read_, and the timer, when it fires
+// early, waits again for what is left.
+void connection::arm_idle() {
+  hello_timer_.expires_at(last_read_ + idle_);
+  hello_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (ec || self->state_ != state::open || self->idle_.count() == 0) {
+      return;
+    }
+    if (std::chrono::steady_clock::now() - self->last_read_ >= self->idle_) {
+      self->close_after(idle_timeout_bye(), close_reason::idle_timeout);
+    } else {
+      self->arm_idle();
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,6 +118,7 @@ void connection::on_read(const boost::system::error_code& ec, std::size_t n) {
     return;
   }
   if (n > 0 && state_ == state::open) {
+    last_read_ = std::chrono::steady_clock::now();
     consume(read_buf_.data(), n);
   }
   if (ec) {

@@ -80,10 +80,11 @@ enum class close_reason : std::uint8_t {
   hello_timeout,
   slow_consumer,
   server_stopping,
+  idle_timeout, ///< said hello, then neither subscribed nor sent anything for too long
 };
-inline constexpr core::enum_names<close_reason, 9> close_reason_names{
+inline constexpr core::enum_names<close_reason, 10> close_reason_names{
     {"closed by the peer", "bye", "max_connections", "bad hello", "unauthorized", "line too long",
-     "hello_timeout", "slow_consumer", "server_stopping"}};
+     "hello_timeout", "slow_consumer", "server_stopping", "idle_timeout"}};
 
 class connection : public std::enable_shared_from_this<connection> {
 public:
@@ -105,7 +106,11 @@ public:
   /// Start reading. `hello_timeout` > 0 closes the connection unless `hello_done()` is called in
   /// time.
   void start(std::chrono::milliseconds hello_timeout);
-  void hello_done();
+  /// Hello was received: `idle_timeout` > 0 closes the connection with `bye` `idle_timeout` once
+  /// that long passes without anything read, until `stop_idle_watch()` (protocol.md §2).
+  void hello_done(std::chrono::milliseconds idle_timeout = std::chrono::milliseconds(0));
+  /// The connection has a reason to be quiet (it subscribed): no idle timeout any more.
+  void stop_idle_watch();
 
   /// Queue a line that must not be lost (welcome, replies, errors). Over the budget the
   /// connection is closed as a slow consumer.
@@ -168,6 +173,7 @@ private:
     return queued_bytes_ - in_flight_bytes_ + bytes <= limits_.max_outbound_bytes;
   }
   void finish_close();
+  void arm_idle();
 
   socket_type socket_;
   connection_handler& handler_;
@@ -195,7 +201,9 @@ private:
   std::uint64_t pending_dropped_ = 0;
   std::optional<close_reason> why_;
 
-  boost::asio::steady_timer hello_timer_;
+  boost::asio::steady_timer hello_timer_; ///< the hello timeout, then the idle timeout
+  std::chrono::milliseconds idle_{0};
+  std::chrono::steady_clock::time_point last_read_;
   boost::asio::steady_timer linger_timer_;
   connection_stats stats_;
 };

@@ -32,6 +32,10 @@ std::string bye_line(std::string_view reason) {
 
 } // namespace
 
+std::int64_t observer_slots(const limits_config& limits) noexcept {
+  return std::max<std::int64_t>(1, limits.max_connections - limits.reserved_controller_connections);
+}
+
 bool constant_time_equal(std::string_view a, std::string_view b) noexcept {
   // Walk the longer length in full so that the time says nothing about where they differ.
   const std::size_t n = std::max(a.size(), b.size());
@@ -227,6 +231,20 @@ void hub::handle_hello(client& cl, const std::string& line) {
            close_reason::unauthorized);
     return;
   }
+  if (hello->role == protocol::client_role::observer &&
+      metrics_.connections_observer >= observer_slots(settings_.limits)) {
+    // protocol.md §2: the last limits.reserved_controller_connections slots are the controller's.
+    ++metrics_.connections_refused_total;
+    spdlog::warn("connection {} ({}) refused: observers hold {} of {} connections ({} reserved "
+                 "for controllers)",
+                 cl.id, cl.conn ? cl.conn->peer() : "", metrics_.connections_observer,
+                 settings_.limits.max_connections,
+                 settings_.limits.reserved_controller_connections);
+    if (const auto conn = cl.conn) {
+      conn->close_after(make_line(bye_line("max_connections")), close_reason::max_connections);
+    }
+    return;
+  }
   cl.hello = true;
   cl.role = hello->role;
   cl.name = hello->client;
@@ -234,7 +252,7 @@ void hub::handle_hello(client& cl, const std::string& line) {
   ++(cl.role == protocol::client_role::observer ? metrics_.connections_observer
                                                 : metrics_.connections_controller);
   if (cl.conn) {
-    cl.conn->hello_done();
+    cl.conn->hello_done(settings_.idle_timeout);
   }
   const auto tick = host_.tick();
   protocol::welcome_info w;
@@ -339,6 +357,9 @@ void hub::handle_request(client& cl, const std::string& line) {
   }
   if (const auto* s = std::get_if<protocol::subscribe_request>(&r.body)) {
     cl.sub = s->subscription;
+    if (cl.conn) {
+      cl.conn->stop_idle_watch(); // protocol.md §2: a subscriber may stay quiet
+    }
     if (cl.sub->filter.packets) {
       // render.md §4 rule 5: the new packets subscriber starts from a resync of every viewer.
       host_.render_resync(protocol::render_resync_request{});

@@ -56,9 +56,16 @@ struct hub_settings {
   auth_config auth;
   limits_config limits;
   std::chrono::milliseconds hello_timeout{5000};
+  /// After hello, until the connection subscribes: closed after this long without a line
+  /// (serve sets it from limits.idle_timeout_seconds; 0: never).
+  std::chrono::milliseconds idle_timeout{120000};
   std::chrono::milliseconds linger{2000}; ///< how long closing connections may flush
   std::int64_t max_behind = 40;           ///< realtime: skip deadlines beyond this many ticks
 };
+
+/// How many connections observers may hold (protocol.md §2): max_connections minus
+/// reserved_controller_connections, at least 1.
+std::int64_t observer_slots(const limits_config& limits) noexcept;
 
 /// Constant-time equality for secrets: the time depends only on the lengths.
 bool constant_time_equal(std::string_view a, std::string_view b) noexcept;

@@ -814,3 +814,53 @@ TEST_CASE("[measure] realtime clock: ticks done vs elapsed" * doctest::skip(true
   CHECK(std::abs(static_cast<double>(ticks) - expected) <= 2.0);
   CHECK(skipped == 0);
 }
+
+// protocol.md §2: observers cannot take the last limits.reserved_controller_connections slots.
+TEST_CASE("hub: idle observers do not keep the controller out") {
+  server_fixture f(manual()); // max_connections 256, 4 reserved for controllers
+  std::vector<line_client> observers;
+  int welcomed = 0;
+  int refused = 0;
+  for (int i = 0; i < 256; ++i) {
+    auto c = f.raw();
+    REQUIRE(c.send_line(R"({"op":"hello","protocol":1,"role":"observer"})"));
+    auto line = c.read_line(2s);
+    REQUIRE(line.has_value());
+    if (line->starts_with(R"({"op":"welcome")")) {
+      ++welcomed;
+      observers.push_back(std::move(c));
+    } else {
+      CHECK(*line == R"({"op":"bye","reason":"max_connections"})");
+      CHECK_FALSE(c.read_line(2s).has_value());
+      ++refused;
+    }
+  }
+  CHECK(welcomed == 252);
+  CHECK(refused == 4);
+  auto controller = f.client();
+  REQUIRE(controller.send_line(R"({"op":"ping","id":1})"));
+  CHECK(parse(reply_to(controller, "1"))["ok"].GetBool());
+}
+
+// protocol.md §2: hello, then neither a subscribe nor anything sent for the idle timeout: closed.
+TEST_CASE("hub: a connection that says hello and then nothing is closed; subscribers and talkers "
+          "stay") {
+  hub_settings s = manual();
+  s.idle_timeout = 300ms;
+  server_fixture f(s);
+  auto idle = f.client("observer");
+  auto subscriber = f.client("observer");
+  REQUIRE(subscriber.send_line(R"({"op":"subscribe","id":1})"));
+  reply_to(subscriber, "1");
+  auto talker = f.client();
+  for (int i = 0; i < 8; ++i) {
+    std::this_thread::sleep_for(100ms);
+    REQUIRE(talker.send_line(R"({"op":"ping","id":)" + std::to_string(i) + "}"));
+    reply_to(talker, std::to_string(i));
+  }
+  CHECK(idle.read_line(2s) == R"({"op":"bye","reason":"idle_timeout"})");
+  CHECK_FALSE(idle.read_line(2s).has_value());
+  CHECK(idle.eof());
+  REQUIRE(subscriber.send_line(R"({"op":"ping","id":2})"));
+  CHECK(parse(reply_to(subscriber, "2"))["ok"].GetBool());
+}
