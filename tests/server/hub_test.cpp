@@ -864,3 +864,30 @@ TEST_CASE("hub: a connection that says hello and then nothing is closed; subscri
   REQUIRE(subscriber.send_line(R"({"op":"ping","id":2})"));
   CHECK(parse(reply_to(subscriber, "2"))["ok"].GetBool());
 }
+
+// protocol.md §2: failed logins are throttled per address.
+TEST_CASE("hub: after 5 failed logins an address is refused for a while, then let in") {
+  hub_settings s = manual();
+  s.auth.controller_token = "c-secret";
+  server_fixture f(s);
+  auto hello = [&](const std::string& token) {
+    auto c = f.raw();
+    REQUIRE(c.send_line(R"({"op":"hello","protocol":1,"token":")" + token + "\"}"));
+    auto line = c.read_line(2s);
+    REQUIRE(line.has_value());
+    return *line;
+  };
+  for (int i = 0; i < 5; ++i) {
+    CHECK(error_code(hello("wrong")) == "unauthorized");
+  }
+  const auto blocked = hello("c-secret"); // the right token, but the address is blocked
+  CHECK(error_code(blocked) == "unauthorized");
+  CHECK_MESSAGE(blocked.find("too many failed logins") != std::string::npos, blocked);
+  std::this_thread::sleep_for(1100ms);
+  CHECK(hello("c-secret").starts_with(R"({"op":"welcome")"));
+  // The success reset the count: 4 failures do not block.
+  for (int i = 0; i < 4; ++i) {
+    CHECK(hello("wrong").find("too many") == std::string::npos);
+  }
+  CHECK(hello("c-secret").starts_with(R"({"op":"welcome")"));
+}
