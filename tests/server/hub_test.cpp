@@ -21,11 +21,16 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <netinet/in.h>
 #include <numeric>
 #include <sstream>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -890,4 +895,63 @@ TEST_CASE("hub: after 5 failed logins an address is refused for a while, then le
     CHECK(hello("wrong").find("too many") == std::string::npos);
   }
   CHECK(hello("c-secret").starts_with(R"({"op":"welcome")"));
+}
+
+// protocol.md §10: out of file descriptors, the line listener waits before accepting again: it
+// neither spins nor dies, and accepts once descriptors are free. Run in a child process whose
+// descriptor limit is lowered.
+TEST_CASE("listener: out of file descriptors it backs off and accepts again once they free") {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    asio::io_context io;
+    int accepted = 0;
+    auto l = listener::open(io, *parse_listen_address("127.0.0.1:0"),
+                            [&](connection::socket_type, std::string) { ++accepted; });
+    if (!l) {
+      ::_exit(10);
+    }
+    const int client = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(static_cast<std::uint16_t>(l.value()->bound().port));
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(client, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0) {
+      ::_exit(11);
+    }
+    rlimit lim{};
+    ::getrlimit(RLIMIT_NOFILE, &lim);
+    lim.rlim_cur = 128;
+    ::setrlimit(RLIMIT_NOFILE, &lim);
+    std::vector<int> held;
+    for (int fd; (fd = ::open("/dev/null", O_RDONLY)) >= 0;) {
+      held.push_back(fd);
+    }
+    rusage before{};
+    ::getrusage(RUSAGE_SELF, &before);
+    io.run_for(1s);
+    rusage after{};
+    ::getrusage(RUSAGE_SELF, &after);
+    const auto cpu_us = [](const rusage& r) {
+      return (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1000000L + r.ru_utime.tv_usec +
+             r.ru_stime.tv_usec;
+    };
+    const long spent = cpu_us(after) - cpu_us(before);
+    if (accepted != 0) {
+      ::_exit(12);
+    }
+    if (spent > 300000) { // a retry loop without a pause burns the whole second
+      ::_exit(13);
+    }
+    for (int i = 0; i < 4; ++i) {
+      ::close(held.back());
+      held.pop_back();
+    }
+    io.run_for(500ms);
+    ::_exit(accepted == 1 ? 0 : 14);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
