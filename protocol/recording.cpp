@@ -173,6 +173,10 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
   recording rec;
   std::size_t line_no = 0;
   bool have_header = false;
+  // protocol.md §8: damage after the header ends the readable part; what precedes it is kept.
+  auto damaged = [&](std::size_t column, const std::string& what) {
+    rec.damage = std::to_string(line_no) + ":" + std::to_string(column) + ": " + what;
+  };
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
     const bool complete = nl != std::string_view::npos;
@@ -191,9 +195,17 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         rec.truncated_tail = true;
         break;
       }
+      if (have_header) {
+        damaged(err->offset + 1, err->message);
+        break;
+      }
       return line_error(line_no, err->message);
     }
     if (!doc.IsObject()) {
+      if (have_header) {
+        damaged(1, "must be a JSON object");
+        break;
+      }
       return line_error(line_no, "must be a JSON object");
     }
     if (!have_header) {
@@ -235,16 +247,19 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
     }
     const auto* tick_it = find_member(doc, "tick");
     if (tick_it == nullptr || !as_int64(*tick_it) || *as_int64(*tick_it) < 0) {
-      return line_error(line_no, "needs a tick (integer >= 0)");
+      damaged(1, "needs a tick (integer >= 0)");
+      break;
     }
     const std::int64_t tick = *as_int64(*tick_it);
     if (tick < rec.last_tick) {
-      return line_error(line_no, "tick " + std::to_string(tick) + " goes back in time");
+      damaged(1, "tick " + std::to_string(tick) + " goes back in time");
+      break;
     }
     rec.last_tick = tick;
     if (const auto* state = find_member(doc, "state"); state != nullptr) {
       if (!is_state_digest(*state)) {
-        return line_error(line_no, "state must be 16 lower-case hexadecimal digits");
+        damaged(1, "state must be 16 lower-case hexadecimal digits");
+        break;
       }
       rec.states[tick] = std::string(sv(*state));
       if (!doc.HasMember("digest")) {
@@ -253,21 +268,24 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
     }
     if (const auto* dump = find_member(doc, "state_dump"); dump != nullptr) {
       if (!dump->IsObject()) {
-        return line_error(line_no, "state_dump must be an object");
+        damaged(1, "state_dump must be an object");
+        break;
       }
       rec.state_dumps[tick] = to_json(*dump);
       continue;
     }
     if (const auto* digest = find_member(doc, "digest"); digest != nullptr) {
       if (!digest->IsString() || digest->GetStringLength() != 64) {
-        return line_error(line_no, "digest must be 64 hexadecimal digits");
+        damaged(1, "digest must be 64 hexadecimal digits");
+        break;
       }
       rec_frame f{tick, std::string(sv(*digest)), std::nullopt};
       if (doc.HasMember("frame")) {
         // The frame's exact bytes: the writer puts it last, after `"frame":`.
         const std::size_t at = line.find(R"(,"frame":)");
         if (at == std::string_view::npos || line.back() != '}') {
-          return line_error(line_no, "frame must follow the digest");
+          damaged(1, "frame must follow the digest");
+          break;
         }
         std::string_view frame = line.substr(at + 9, line.size() - (at + 9) - 1);
         // The digest covers the events: a `packets` member (render.md §6, the frame's last) is
@@ -277,7 +295,8 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
           digested = std::string(frame.substr(0, p + 1)) + "}";
         }
         if (sha256_hex(digested) != f.digest) {
-          return line_error(line_no, "the frame does not match its digest");
+          damaged(1, "the frame does not match its digest");
+          break;
         }
         f.frame_line = std::string(frame);
       }
@@ -286,22 +305,26 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
     }
     const auto* conn_it = find_member(doc, "conn");
     if (conn_it == nullptr || !as_int64(*conn_it)) {
-      return line_error(line_no, "needs conn (an integer) or digest");
+      damaged(1, "needs conn (an integer) or digest");
+      break;
     }
     const std::int64_t conn = *as_int64(*conn_it);
     if (const auto* msg = find_member(doc, "msg"); msg != nullptr) {
       if (!msg->IsObject()) {
-        return line_error(line_no, "msg must be an object");
+        damaged(1, "msg must be an object");
+        break;
       }
       rec.entries.emplace_back(rec_msg{tick, conn, to_json(*msg)});
     } else if (const auto* reply = find_member(doc, "reply"); reply != nullptr) {
       if (!reply->IsObject()) {
-        return line_error(line_no, "reply must be an object");
+        damaged(1, "reply must be an object");
+        break;
       }
       rec.entries.emplace_back(rec_reply{tick, conn, to_json(*reply)});
     } else if (const auto* c = find_member(doc, "connect"); c != nullptr) {
       if (!c->IsObject()) {
-        return line_error(line_no, "connect must be an object");
+        damaged(1, "connect must be an object");
+        break;
       }
       rec_connect e{tick, conn, {}, {}};
       if (const auto* r = find_member(*c, "role"); r != nullptr && r->IsString()) {
@@ -314,12 +337,20 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
     } else if (doc.HasMember("disconnect")) {
       rec.entries.emplace_back(rec_disconnect{tick, conn});
     } else {
-      return line_error(line_no,
-                        "unknown record (expected msg, reply, connect, disconnect or digest)");
+      damaged(1, "unknown record (expected msg, reply, connect, disconnect or digest)");
+      break;
     }
   }
   if (!have_header) {
     return core::failure{std::string("empty recording (no header line)")};
+  }
+  if (!rec.damage.empty()) {
+    // The last good tick may be incomplete (its frame or later inputs were on the damaged line):
+    // replay what is certainly whole.
+    std::erase_if(rec.entries, [&](const recording_entry& e) {
+      return std::visit([](const auto& x) { return x.tick; }, e) >= rec.last_tick;
+    });
+    rec.last_tick = std::max<std::int64_t>(rec.last_tick - 1, -1);
   }
   return rec;
 }
@@ -332,6 +363,9 @@ core::result<recording, std::string> read_recording(const std::filesystem::path&
   std::ostringstream ss;
   ss << in.rdbuf();
   auto r = parse_recording(ss.str());
+  if (r && !r->damage.empty()) {
+    r->damage = file.string() + ":" + r->damage;
+  }
   if (!r) {
     return core::failure{file.string() + ": " + r.error()};
   }

@@ -93,6 +93,10 @@ struct recording {
   recording_header header;
   std::vector<recording_entry> entries;
   bool truncated_tail = false; ///< an incomplete last line was ignored
+  /// Non-empty when a complete line after the header is damaged (not JSON, not an object, not a
+  /// recording line): `LINE:COLUMN: message` (read_recording prefixes `FILE:`). The entries
+  /// stop before the damaged line's last tick; replay what they hold and say so (protocol.md §8).
+  std::string damage;
   std::int64_t last_tick = -1; ///< the highest tick of any entry
   /// protocol.md §8 state digests by tick (16 hex digits), and the dumps (compact JSON).
   std::map<std::int64_t, std::string> states;
@@ -100,7 +104,8 @@ struct recording {
 };
 
 /// Parse a recording. A last line without a newline that does not parse is ignored (a crash
-/// while writing); any other malformed line is an error "line N: ...".
+/// while writing); a damaged header (or none) is an error "line N: ..."; a later damaged line
+/// ends the readable part and is described in `damage`.
 core::result<recording, std::string> parse_recording(std::string_view text);
 core::result<recording, std::string> read_recording(const std::filesystem::path& file);
 

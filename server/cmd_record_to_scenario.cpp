@@ -46,6 +46,10 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "record-to-scenario: %s: %s\n", file.c_str(), rec.error().c_str());
     return 2;
   }
+  if (!rec->damage.empty()) {
+    std::fprintf(stderr, "record-to-scenario: %s\n", rec->damage.c_str());
+    return 2;
+  }
   protocol::scenario_conversion options;
   options.name = args.value("name").value_or("");
   options.emotes = args.values("emotes");

@@ -76,6 +76,13 @@ int cmd_replay(std::span<const std::string_view> argv) {
   if (rec->truncated_tail) {
     std::fprintf(stderr, "replay: note: the last line was incomplete and is ignored\n");
   }
+  // protocol.md §8: a damaged line ends what can be replayed; the verdict says so (exit 1).
+  std::string damage_note;
+  if (!rec->damage.empty()) {
+    std::fprintf(stderr, "replay: %s; replaying the %lld ticks before it\n", rec->damage.c_str(),
+                 static_cast<long long>(rec->last_tick + 1));
+    damage_note = "; the recording is damaged at " + rec->damage;
+  }
 
   auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"));
   if (!host) {
@@ -99,9 +106,9 @@ int cmd_replay(std::span<const std::string_view> argv) {
   const auto extras = host->host->extras();
   const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown);
   if (!result.divergence && !result.state) {
-    std::printf("replay: %lld ticks, identical%s\n", static_cast<long long>(result.ticks),
-                build_note.c_str());
-    return 0;
+    std::printf("replay: %lld ticks, identical%s%s\n", static_cast<long long>(result.ticks),
+                build_note.c_str(), damage_note.c_str());
+    return damage_note.empty() ? 0 : 1;
   }
   // In tick order; at the same tick the output's verdict first.
   const bool state_first =

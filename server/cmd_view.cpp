@@ -19,8 +19,8 @@
 #include <boost/asio/signal_set.hpp>
 #include <spdlog/spdlog.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 #include <variant>
@@ -177,7 +177,10 @@ int view_scenario(const cli_args& args, const std::filesystem::path& file) {
   log.add_text(r.output);
   for (const auto& e : s->expect.items()) {
     const auto& w = e.window;
-    doc.expectations.push_back({e.text, protocol::holds(e, log), w.tick ? w.tick : w.by ? w.by : w.after});
+    doc.expectations.push_back({e.text, protocol::holds(e, log),
+                                w.tick ? w.tick
+                                : w.by ? w.by
+                                       : w.after});
   }
   return serve_timeline(args, doc, r.passed ? 0 : 1);
 }
@@ -197,15 +200,18 @@ int view_recording(const cli_args& args, const std::filesystem::path& file) {
   }
   std::vector<std::string> frames;
   const auto extras = host->host->extras();
-  const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown,
-                                       [&](std::int64_t, const std::string& line) {
-                                         frames.push_back(line);
-                                       });
+  const auto result =
+      replay_recording(*rec, host->host->sim(), extras.shutdown,
+                       [&](std::int64_t, const std::string& line) { frames.push_back(line); });
   timeline_doc doc;
   doc.name = file.filename().string();
   doc.ticks = std::max<std::int64_t>(result.ticks, 1);
   if (rec->truncated_tail) {
     doc.note = "the recording's last line was incomplete and is ignored";
+    std::fprintf(stderr, "view: note: %s\n", doc.note.c_str());
+  }
+  if (!rec->damage.empty()) {
+    doc.note = "the recording is damaged at " + rec->damage + "; shown up to the tick before it";
     std::fprintf(stderr, "view: note: %s\n", doc.note.c_str());
   }
   for (const auto& e : rec->entries) {
@@ -218,8 +224,8 @@ int view_recording(const cli_args& args, const std::filesystem::path& file) {
   }
   if (result.divergence) {
     doc.passed = false;
-    doc.failure = "the replay diverged from the recording at tick " +
-                  std::to_string(result.divergence->tick);
+    doc.failure =
+        "the replay diverged from the recording at tick " + std::to_string(result.divergence->tick);
     doc.expectations.push_back({doc.failure, false, result.divergence->tick});
     std::printf("FAIL %s: %s\n", doc.name.c_str(), doc.failure.c_str());
   } else {
@@ -250,11 +256,11 @@ const cli_command& view_cli() {
         "Replays the recording (as `replay` does) or runs the scenario in process (as `run`\n"
         "does) and serves the viewer (docs/guide/viewer.md) over its whole timeline until\n"
         "interrupted; prints PASS/FAIL and the URL.\n";
-    c.options = {value_option("http", "HOST:PORT", "where to serve (default 127.0.0.1:0: any free port)"),
-                 value_option("emotes", "DIR",
-                              "content: a recording's folder, or for a scenario that names none",
-                              true),
-                 value_option("log-level", "L", "as for serve (default: warn)")};
+    c.options = {
+        value_option("http", "HOST:PORT", "where to serve (default 127.0.0.1:0: any free port)"),
+        value_option("emotes", "DIR",
+                     "content: a recording's folder, or for a scenario that names none", true),
+        value_option("log-level", "L", "as for serve (default: warn)")};
     c.min_operands = 1;
     c.max_operands = 1;
     return c;

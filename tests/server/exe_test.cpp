@@ -411,4 +411,18 @@ TEST_CASE("[engine] exe: the build id is in --version, the welcome line and the 
   std::ofstream(dir / "old.ndjson", std::ios::binary) << text;
   CHECK(process::run({"replay", (dir / "old.ndjson").string()}, dir, &out, &err) == 0);
   CHECK_MESSAGE(out.find("(recorded by another build: (not recorded))") != std::string::npos, out);
+
+  // A damaged line (protocol.md §8): named as FILE:LINE:COLUMN, the part before it replayed.
+  std::string damaged = read_file(rec);
+  const auto line3 = damaged.find('\n', damaged.find('\n') + 1) + 1;
+  damaged[line3] = 'x';
+  const auto bad = dir / "damaged.ndjson";
+  std::ofstream(bad, std::ios::binary) << damaged;
+  CHECK(process::run({"replay", bad.string()}, dir, &out, &err) == 1);
+  CHECK_MESSAGE(err.find(bad.string() + ":3:1: invalid JSON") != std::string::npos, err);
+  CHECK_MESSAGE(std::regex_search(out, std::regex(R"(^replay: \d+ ticks, identical; the recording )"
+                                                  R"(is damaged at .*damaged\.ndjson:3:1: )")),
+                out);
+  CHECK(process::run({"record-to-scenario", bad.string()}, dir, &out, &err) == 2);
+  CHECK(err.find(":3:1: ") != std::string::npos);
 }
