@@ -2,6 +2,7 @@
 // every op and the Engine's error codes of protocol.md §3 through a socket, with the connection
 // usable after each. These cases need the Engine and are skipped in builds without it.
 #include "engine_server.hpp"
+#include "process.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/spdlog.h>
@@ -322,7 +323,8 @@ with Client(")" + addr + R"(", client="py-packets") as c:
     assert not [p for f in frames for p in viewer_packets(f, "carol")]
 print("packets ok")
 )";
-  const auto path = std::filesystem::temp_directory_path() / "emote_sim_py_packets.py";
+  // A folder of this process's own: test runs of several checkouts at once do not collide.
+  const auto path = scratch_dir("py_packets") / "packets.py";
   { std::ofstream(path) << script; }
   const std::string cmd = "python3 " + path.string() + " 2>&1";
   std::string out;
