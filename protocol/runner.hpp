@@ -67,6 +67,8 @@ public:
     (void)s;
     return false;
   }
+  /// The 64-bit digest of that traversal (core::state_hasher); nullopt without one.
+  [[nodiscard]] virtual std::optional<std::uint64_t> state_digest() const { return std::nullopt; }
 };
 
 /// What executing a request came to, for whoever counts and logs it (the server's metrics): the

@@ -88,6 +88,9 @@ const cli_command& stress_cli() {
         flag_option("unpaced", "run ticks back to back instead of on 50 ms deadlines"),
         flag_option("serial", "read every recipient on this thread (no fan-out worker)"),
         flag_option("scalar", "recipients read without AVX2/AVX-512 (same checksum)"),
+        flag_option("state-digests",
+                    "compute the instances' state digest every tick and a state dump every\n"
+                    "100 ticks, as serve --record does, inside the timed tick (protocol.md §8)"),
         flag_option("reference",
                     "the unoptimised path: no baked poses, no memoised decompositions\n"
                     "or transform texts (same bytes and checksum, for comparison)"),
@@ -156,6 +159,7 @@ int cmd_stress(std::span<const std::string_view> argv) {
   options.paced = !args.has("unpaced");
   options.parallel = !args.has("serial");
   options.simd = !args.has("scalar");
+  options.state_digests = args.has("state-digests");
   if (args.has("reference")) {
     options.instance_config.bake_budget = 0;
     core::set_memo_enabled(false);

@@ -102,6 +102,10 @@ bool engine_host::describe_state(core::state_sink& s) const {
   return true;
 }
 
+std::optional<std::uint64_t> engine_host::state_digest() const {
+  return engine_->state_digest();
+}
+
 protocol::frame_packets engine_host::packets() const {
   return protocol::frame_packets{&packets_, player_names_};
 }

@@ -34,6 +34,7 @@ public:
   std::int64_t render_resync(const protocol::render_resync_request& r) override;
   [[nodiscard]] protocol::frame_packets packets() const override;
   bool describe_state(core::state_sink& s) const override;
+  [[nodiscard]] std::optional<std::uint64_t> state_digest() const override;
 
   [[nodiscard]] sim::engine& engine() noexcept { return *engine_; }
   /// The diagnostics of the load at create() (the skipped files and warnings).

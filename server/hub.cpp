@@ -524,9 +524,8 @@ void hub::run_tick() {
   // protocol.md §8: the state digest of every tick, a dump every record_state_every ticks.
   std::optional<std::string> state;
   if (rec_ != nullptr) {
-    core::state_hasher h;
-    if (host_.describe_state(h)) {
-      state = core::state_digest_hex(h.digest());
+    if (const auto d = host_.state_digest()) {
+      state = core::state_digest_hex(*d);
     }
   }
   // render.md §6: digests cover events only; recorded frames carry the packets too.

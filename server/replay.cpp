@@ -79,12 +79,12 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
       if (it == r.states.end()) {
         return;
       }
-      core::state_hasher h;
-      if (!host.describe_state(h)) {
+      const auto digest = host.state_digest();
+      if (!digest) {
         return;
       }
       ++out.states_compared;
-      const std::string replayed = core::state_digest_hex(h.digest());
+      const std::string replayed = core::state_digest_hex(*digest);
       if (replayed == it->second) {
         return;
       }

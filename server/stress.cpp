@@ -3,6 +3,7 @@
 #include "server/stress_common.hpp"
 #include "server/stress_readers.hpp"
 
+#include "engine/json/state_json.hpp"
 #include "engine/json/writer.hpp"
 #include "protocol/encode.hpp"
 #include "render/stress_wire.hpp"
@@ -218,6 +219,9 @@ public:
     const auto period = std::chrono::milliseconds(50);
     auto deadline = clock_type::now();
     std::int64_t encode_ns = 0;
+    std::int64_t digest_ns = 0;
+    std::int64_t dump_ns = 0;
+    std::uint64_t dump_bytes = 0;
     std::uint64_t tick_bytes = 0;   ///< bytes of the sampled ticks' frames
     std::uint64_t tick_packets = 0; ///< packets of the sampled ticks (--wire-protocol)
     const std::int64_t test_begin = now_ns();
@@ -240,13 +244,30 @@ public:
         shares_[0].work();
       }
       run_.end_step(std::span<sim::stress_run::part>(parts_, share_count_));
+      // protocol.md §8: what a recording server adds to the tick.
+      std::int64_t state_ns = 0;
+      if (options_.state_digests) {
+        const std::int64_t s0 = now_ns();
+        r.state.last_digest = run_.state_digest();
+        const std::int64_t s1 = now_ns();
+        digest_ns += s1 - s0;
+        if (options_.state_dump_every > 0 && tick % options_.state_dump_every == 0) {
+          dump_.clear();
+          json::state_json writer(dump_);
+          run_.describe_state(writer);
+          dump_ns += now_ns() - s1;
+          dump_bytes += dump_.size();
+          ++r.state.dumps;
+        }
+        state_ns = now_ns() - s0;
+      }
       const std::int64_t b = now_ns();
       // The split: the engine is the longer of the shares' engine spans, encoding the rest of
       // this phase; fan-out is the meter's network span.
       const std::int64_t eng = std::max(shares_[0].engine_ns, shares_[1].engine_ns);
       meter_.emote_begin(a);
       meter_.emote_end(a + eng);
-      encode_ns += (b - a) - eng;
+      encode_ns += (b - a) - eng - state_ns;
       assemble(tick);
       for (std::size_t i = 0; i < share_count_; ++i) {
         records_ += shares_[i].records;
@@ -288,6 +309,13 @@ public:
     if (r.ticks > 0) {
       const auto n = static_cast<double>(r.ticks);
       r.split_ms.encode = static_cast<double>(encode_ns) / 1e6 / n;
+      r.state.on = options_.state_digests;
+      r.state.digest_ms = static_cast<double>(digest_ns) / 1e6 / n;
+      if (r.state.dumps > 0) {
+        const auto d = static_cast<double>(r.state.dumps);
+        r.state.dump_ms = static_cast<double>(dump_ns) / 1e6 / d;
+        r.state.dump_bytes = static_cast<double>(dump_bytes) / d;
+      }
       r.bytes_per_tick.avg = static_cast<double>(tick_bytes) / n;
     }
     if (wire_) {
@@ -458,6 +486,7 @@ private:
   rules::stress_meter meter_;
   std::uint64_t records_ = 0;
   std::uint64_t bytes_ = 0;
+  std::string dump_; ///< --state-digests: the last state dump
   // --wire-protocol (render.md §8)
   std::unique_ptr<render::stress_wire> wire_;
   std::unique_ptr<render::packet_framer> framers_[2];
@@ -548,6 +577,16 @@ std::string stress_report_json(const stress_report& r) {
   j.str(r.over);
   j.raw(",\"disconnects\":");
   j.u64(r.disconnects);
+  if (r.state.on) {
+    num(",\"state_digests\":{\"digest_ms\":", r.state.digest_ms);
+    j.raw(",\"dumps\":");
+    j.i64(r.state.dumps);
+    num(",\"dump_ms\":", r.state.dump_ms);
+    num(",\"dump_bytes\":", r.state.dump_bytes);
+    j.raw(",\"last_digest\":");
+    j.str(core::state_digest_hex(r.state.last_digest));
+    j.ch('}');
+  }
   j.raw("}\n");
   return s;
 }
@@ -595,6 +634,14 @@ std::string stress_report_text(const stress_report& r) {
     std::snprintf(buf, sizeof buf,
                   "  over sockets      %.*s: %zu readers, %zu slow-consumer disconnects\n",
                   static_cast<int>(r.over.size()), r.over.data(), r.recipients, r.disconnects);
+    out += buf;
+  }
+  if (r.state.on) {
+    std::snprintf(buf, sizeof buf,
+                  "  state digests     %.3f ms/tick (in the MSPT); %lld dumps, %.3f ms and %.0f "
+                  "bytes each; last %s\n",
+                  r.state.digest_ms, static_cast<long long>(r.state.dumps), r.state.dump_ms,
+                  r.state.dump_bytes, core::state_digest_hex(r.state.last_digest).c_str());
     out += buf;
   }
   return out;

@@ -39,6 +39,10 @@ struct stress_options {
   /// Not null: the frames go over real sockets to its readers (`--over`) instead of to in-memory
   /// recipients; `recipients` is then unused, and run_stress() calls its finish().
   socket_fanout* transport = nullptr;
+  /// protocol.md §8: compute the instances' state digest every tick and a state dump every
+  /// `state_dump_every` ticks, as `serve --record` does, inside the timed tick.
+  bool state_digests = false;
+  std::int64_t state_dump_every = 100;
 };
 
 /// A per-tick figure per recipient over the sampled ticks, and summed over the recipients.
@@ -83,6 +87,15 @@ struct stress_report {
   double peak_rss_mib = 0;          ///< the process's peak resident set (VmHWM), 0 if unknown
   std::string_view over = "memory"; ///< "memory", or the transport's "tcp" / "unix"
   std::size_t disconnects = 0;      ///< connections closed as slow consumers (over sockets)
+  /// With state digests (--state-digests): their cost, inside the MSPT figures.
+  struct {
+    bool on = false;
+    double digest_ms = 0;          ///< average per sampled tick
+    std::int64_t dumps = 0;        ///< dumps made in the sampled ticks
+    double dump_ms = 0;            ///< average per dump
+    double dump_bytes = 0;         ///< average size of a dump
+    std::uint64_t last_digest = 0; ///< the digest after the last sampled tick
+  } state;
 };
 
 stress_report run_stress(std::shared_ptr<const content::catalog> catalog,

@@ -52,7 +52,8 @@ bool populated_selected(const cli_args& args) {
 std::string parse_populated_options(const cli_args& args, populated_options& o) {
   // The populated mode has its own viewers and packets (render.md §6 entries, one recipient).
   for (const std::string_view other :
-       {"instances", "recipients", "wire-protocol", "compression-threshold", "over", "reference"}) {
+       {"instances", "recipients", "wire-protocol", "compression-threshold", "over", "reference",
+        "state-digests"}) {
     if (args.has(other)) {
       return "--players cannot be combined with --" + std::string(other);
     }

@@ -27,6 +27,14 @@ void state_json::begin_object(std::string_view key) {
   out_->push_back('{');
   open_.emplace_back(false, false);
 }
+void state_json::begin_object_id(std::int64_t id) {
+  member(std::to_string(id));
+  out_->push_back('{');
+  open_.emplace_back(false, false);
+}
+void state_json::begin_map(std::string_view key) {
+  begin_object(key);
+}
 void state_json::end_object() {
   out_->push_back('}');
   open_.pop_back();

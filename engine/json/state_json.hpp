@@ -18,6 +18,8 @@ class state_json final : public core::state_sink {
 public:
   explicit state_json(std::string& out) noexcept : out_(&out) {}
   void begin_object(std::string_view key) override;
+  void begin_object_id(std::int64_t id) override;
+  void begin_map(std::string_view key) override;
   void end_object() override;
   void begin_list(std::string_view key) override;
   void end_list() override;

@@ -936,19 +936,8 @@ void playback::release_handles(handle_pool& pool) {
   pool.release(handle_ids_);
 }
 
-namespace {
-void describe_matrix(core::state_sink& s, std::string_view key, const math::mat4f& m) {
-  s.begin_list(key);
-  for (const auto& row : m.m) {
-    for (const float x : row) {
-      s.f32("", x);
-    }
-  }
-  s.end_list();
-}
-} // namespace
-
-void playback::describe(core::state_sink& s) const {
+template <class Sink>
+void playback::describe(Sink& s) const {
   s.begin_object("playback");
   s.str("phase", name(phase_));
   s.i64("advanced", advanced_);
@@ -1032,20 +1021,23 @@ void playback::describe(core::state_sink& s) const {
     s.end_object();
   }
   s.end_list();
-  s.begin_object("handles");
+  // Keyed by handle id (before the ids are acquired, -1, -2, … by position). The emitted
+  // matrices are left out: they are the frames' transforms, which the output digest covers.
+  s.begin_map("handles");
   for (std::size_t i = 0; i < handles_.size(); ++i) {
     const handle_rt& h = handles_[i];
-    const std::string key =
-        i < handle_ids_.size() ? std::to_string(handle_ids_[i]) : "#" + std::to_string(i);
-    s.begin_object(key);
+    s.begin_object_id(i < handle_ids_.size() ? static_cast<std::int64_t>(handle_ids_[i])
+                                             : -static_cast<std::int64_t>(i) - 1);
     s.i64("node", h.node);
     s.boolean("visible", h.emitted_visible);
-    describe_matrix(s, "matrix", h.emitted);
     s.str("item", h.emitted_item);
     s.end_object();
   }
   s.end_object();
   s.end_object();
 }
+
+template void playback::describe(core::state_sink&) const;
+template void playback::describe(core::state_hasher&) const;
 
 } // namespace emote::playback

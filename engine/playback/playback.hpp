@@ -116,7 +116,9 @@ public:
 
   /// Its cursors, generators, roots, view, flags and per-handle emitted state (protocol.md §8
   /// state digests; the evaluators' caches are derived and left out).
-  void describe(core::state_sink& s) const;
+  /// Instantiated for core::state_sink (any sink) and core::state_hasher (inlined, every tick).
+  template <class Sink>
+  void describe(Sink& s) const;
 
   // ----- test hook
   /// Replace the selection generator (playback.md §3.1 allows a scripted source in tests). The

@@ -142,7 +142,7 @@ std::vector<cooldown_table::listed> cooldown_table::entries(tick_number now) con
 }
 
 void cooldown_table::describe(core::state_sink& s) const {
-  s.begin_object("cooldowns");
+  s.begin_map("cooldowns");
   std::string_view player;
   bool open = false;
   for (const auto& [k, e] : entries_) {
@@ -152,7 +152,7 @@ void cooldown_table::describe(core::state_sink& s) const {
       }
       player = k.first;
       open = true;
-      s.begin_object(player);
+      s.begin_map(player);
     }
     s.begin_object(k.second);
     s.boolean("in_use", e.in_use);

@@ -130,7 +130,7 @@ const idle_scheduler::state* idle_scheduler::find(std::string_view player) const
 void idle_scheduler::describe(core::state_sink& s) const {
   s.begin_object("idle");
   s.u64("rng", rng_.state());
-  s.begin_object("players");
+  s.begin_map("players");
   for (const auto& [player, st] : states_) {
     s.begin_object(player);
     s.u64("rule", st.rule);

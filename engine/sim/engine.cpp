@@ -116,6 +116,10 @@ struct engine::impl final : rules::idle_host {
   };
   std::map<std::string, view_entry, std::less<>> views;
 
+  /// The state traversal of engine::describe_state (any sink, or the hasher inlined).
+  template <class Sink>
+  void describe(Sink& s) const;
+
   /// Scratch: the sessions a phase walks (a stop removes from `sessions` during the walk).
   std::vector<session*> walk;
 
@@ -917,7 +921,8 @@ std::shared_ptr<const content::catalog> engine::catalog_ptr() const noexcept {
 
 namespace {
 
-void describe_participant(core::state_sink& s, std::string_view key, const participant& p) {
+template <class Sink>
+void describe_participant(Sink& s, std::string_view key, const participant& p) {
   s.begin_object(key);
   s.str("player", p.player);
   s.i64("incarnation", p.incarnation);
@@ -929,8 +934,9 @@ void describe_participant(core::state_sink& s, std::string_view key, const parti
   s.end_object();
 }
 
-void describe_session(core::state_sink& s, const session& x) {
-  s.begin_object(std::to_string(x.id));
+template <class Sink>
+void describe_session(Sink& s, const session& x) {
+  s.begin_object_id(x.id);
   s.str("emote", x.emote);
   s.boolean("two_player", x.two_player);
   s.str("dimension", x.dimension);
@@ -961,8 +967,9 @@ void describe_session(core::state_sink& s, const session& x) {
 
 } // namespace
 
-void engine::describe_state(core::state_sink& s) const {
-  const impl& m = *impl_;
+template <class Sink>
+void engine::impl::describe(Sink& s) const {
+  const impl& m = *this;
   s.begin_object("");
   s.i64("tick", m.now);
   s.i64("next_session", m.next_session);
@@ -970,17 +977,17 @@ void engine::describe_state(core::state_sink& s) const {
   s.boolean("shutting_down", m.shutting_down);
   m.players.describe(s);
   // Offers and participation: which session each player is in or reserved by.
-  s.begin_object("participating");
+  s.begin_map("participating");
   for (const auto& [player, sess] : m.participant_of) {
     s.i64(player, sess->id);
   }
   s.end_object();
-  s.begin_object("reserved");
+  s.begin_map("reserved");
   for (const auto& [player, sess] : m.reservation_of) {
     s.i64(player, sess->id);
   }
   s.end_object();
-  s.begin_object("sessions");
+  s.begin_map("sessions");
   for (const auto& sess : m.sessions) {
     describe_session(s, *sess);
   }
@@ -995,9 +1002,13 @@ void engine::describe_state(core::state_sink& s) const {
   s.end_object();
 }
 
+void engine::describe_state(core::state_sink& s) const {
+  impl_->describe(s);
+}
+
 std::uint64_t engine::state_digest() const {
   core::state_hasher h;
-  describe_state(h);
+  impl_->describe(h);
   return h.digest();
 }
 

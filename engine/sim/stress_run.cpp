@@ -243,6 +243,34 @@ std::int64_t stress_run::displays() const noexcept {
 std::int64_t stress_run::peak_displays() const noexcept {
   return impl_->peak;
 }
+namespace {
+template <class Sink, class Impl>
+void describe_instances(Sink& s, const Impl& m) {
+  s.begin_object("");
+  s.i64("tick", m.tick);
+  s.begin_map("sessions");
+  for (std::size_t i = 0; i < m.instances.size(); ++i) {
+    if (m.instances[i].live) {
+      s.begin_object_id(static_cast<std::int64_t>(i));
+      m.instances[i].pb->describe(s);
+      s.end_object();
+    }
+  }
+  s.end_object();
+  m.pool.describe(s);
+  s.end_object();
+}
+} // namespace
+
+void stress_run::describe_state(core::state_sink& s) const {
+  describe_instances(s, *impl_);
+}
+
+std::uint64_t stress_run::state_digest() const {
+  core::state_hasher h;
+  describe_instances(h, *impl_);
+  return h.digest();
+}
 const std::vector<std::string>& stress_run::assignment() const noexcept {
   return impl_->plan.animations;
 }

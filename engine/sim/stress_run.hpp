@@ -10,6 +10,7 @@
 //   finish()  every instance stops (remove records), handles are released     the last tick
 
 #include "engine/api/event.hpp"
+#include "engine/core/state_digest.hpp"
 #include "engine/core/vec.hpp"
 
 #include <cstddef>
@@ -71,6 +72,12 @@ public:
   /// Display entities held now, and the most held at once.
   [[nodiscard]] std::int64_t displays() const noexcept;
   [[nodiscard]] std::int64_t peak_displays() const noexcept;
+  /// The instances' state as the engine describes its sessions' (protocol.md §8 state digests):
+  /// the tick, each running instance's playback by index, the handle pool. Between ticks.
+  void describe_state(core::state_sink& s) const;
+  /// The 64-bit digest of describe_state (core::state_hasher).
+  [[nodiscard]] std::uint64_t state_digest() const;
+
   /// The Animation each instance plays, in instance order.
   [[nodiscard]] const std::vector<std::string>& assignment() const noexcept;
 

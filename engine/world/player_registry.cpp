@@ -128,7 +128,7 @@ void put(core::state_sink& s, std::string_view key, const api::item_stack& v) {
 }
 template <class V>
 void put(core::state_sink& s, std::string_view key, const std::map<std::string, V>& m) {
-  s.begin_object(key);
+  s.begin_map(key);
   for (const auto& [k, v] : m) {
     put(s, k, v);
   }
@@ -159,7 +159,7 @@ void describe_player(const player_state& p, core::state_sink& s) {
   put(s, "view_distance", p.view_distance);
   s.str("name", p.name);
   s.boolean("glowing", p.glowing);
-  s.begin_object("skin_textures");
+  s.begin_map("skin_textures");
   for (const auto& [k, t] : p.skin_textures) {
     s.begin_object(k);
     s.str("value", t.value);
@@ -175,12 +175,12 @@ void describe_player(const player_state& p, core::state_sink& s) {
 } // namespace
 
 void player_registry::describe(core::state_sink& s) const {
-  s.begin_object("players");
+  s.begin_map("players");
   for (const auto& [order, p] : players_) {
     describe_player(p, s);
   }
   s.end_object();
-  s.begin_object("incarnations");
+  s.begin_map("incarnations");
   for (const auto& [id, n] : incarnations_) {
     s.i64(id, n);
   }

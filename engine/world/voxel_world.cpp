@@ -268,13 +268,13 @@ std::int64_t voxel_world::clear_all() {
 }
 
 void voxel_world::describe(core::state_sink& s) const {
-  s.begin_object("world");
+  s.begin_map("world");
   std::vector<std::pair<std::array<std::int32_t, 3>, const dimension_grid::section*>> order;
   for (const auto& [dim, grid] : dims_) {
     if (grid.sections_.empty()) {
       continue;
     }
-    s.begin_object(dim);
+    s.begin_map(dim);
     order.clear();
     for (const auto& [k, sec] : grid.sections_) {
       order.push_back({{k.x, k.y, k.z}, sec.get()});

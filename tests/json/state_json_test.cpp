@@ -17,7 +17,7 @@ namespace {
 void walk(core::state_sink& s, double y, std::int64_t ready, std::string_view emote = "t:cool") {
   s.begin_object("");
   s.i64("tick", 7);
-  s.begin_object("players");
+  s.begin_map("players");
   s.begin_object("alice");
   s.begin_list("position");
   s.f64("", 0.5);
@@ -29,8 +29,8 @@ void walk(core::state_sink& s, double y, std::int64_t ready, std::string_view em
   s.null("vehicle");
   s.end_object();
   s.end_object();
-  s.begin_object("cooldowns");
-  s.begin_object("alice");
+  s.begin_map("cooldowns");
+  s.begin_map("alice");
   s.begin_object(emote);
   s.i64("ready", ready);
   s.u64("rng", 0xFFFF'FFFF'FFFFULL);
@@ -64,19 +64,17 @@ TEST_CASE("state digest: the same traversal gives the same digest; any value, ke
   CHECK(base != digest([](auto& s) { walk(s, 64, 42); }));
   CHECK(base != digest([](auto& s) { walk(s, 64, 41, "t:wave"); }));
   CHECK(base != digest([](auto& s) { walk(s, -0.0 + 64.0000001, 41); }));
-  // Structure counts: the same values under other keys or nesting differ.
-  const auto a = digest([](auto& s) {
-    s.begin_object("");
-    s.i64("a", 1);
-    s.i64("b", 2);
-    s.end_object();
-  });
-  const auto b = digest([](auto& s) {
-    s.begin_object("");
-    s.i64("b", 1);
-    s.i64("a", 2);
-    s.end_object();
-  });
+  // Structure counts: the same values under other map keys or nesting differ.
+  const auto in_map = [](std::string_view k1, std::string_view k2) {
+    return [=](core::state_sink& s) {
+      s.begin_map("");
+      s.i64(k1, 1);
+      s.i64(k2, 2);
+      s.end_object();
+    };
+  };
+  const auto a = digest(in_map("a", "b"));
+  const auto b = digest(in_map("b", "a"));
   const auto c = digest([](auto& s) {
     s.begin_object("");
     s.begin_list("a");
@@ -85,8 +83,31 @@ TEST_CASE("state digest: the same traversal gives the same digest; any value, ke
     s.end_list();
     s.end_object();
   });
+  const auto d = digest([](auto& s) {
+    s.begin_map("");
+    s.begin_object_id(1);
+    s.end_object();
+    s.end_object();
+  });
+  const auto e = digest([](auto& s) {
+    s.begin_map("");
+    s.begin_object_id(2);
+    s.end_object();
+    s.end_object();
+  });
   CHECK(a != b);
   CHECK(a != c);
+  CHECK(d != e);
+  // A record's field names are the code's, not data: they are not mixed.
+  const auto record = [](std::string_view k1, std::string_view k2) {
+    return [=](core::state_sink& s) {
+      s.begin_object("");
+      s.i64(k1, 1);
+      s.i64(k2, 2);
+      s.end_object();
+    };
+  };
+  CHECK(digest(record("a", "b")) == digest(record("x", "y")));
   CHECK(core::state_digest_hex(0x0123456789abcdefULL) == "0123456789abcdef");
   CHECK(core::state_digest_hex(1) == "0000000000000001");
 }

@@ -9,6 +9,9 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <unistd.h>
 
 using namespace emote::server;
@@ -24,7 +27,7 @@ std::filesystem::path temp_path(const std::string& name) {
 
 // alice plays t:cool (a 2 s cooldown) at tick 1 and the session runs to tick 30; a dump every
 // 10 ticks.
-recording record_cooldown_session() {
+recording record_cooldown_session(std::string* text = nullptr) {
   const auto file = temp_path("cool.ndjson");
   std::filesystem::remove(file);
   recording_header h;
@@ -43,6 +46,10 @@ recording record_cooldown_session() {
     step_clock(a, 30, "s1");
   }
   rec.value().reset();
+  if (text != nullptr) {
+    std::ifstream in(file, std::ios::binary);
+    text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   auto r = read_recording(file);
   std::filesystem::remove(file);
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error()));
@@ -102,4 +109,34 @@ TEST_CASE("[engine] state digests: a perturbed rule (cooldown one tick longer) d
                 result.state->details);
   // Only the cooldown differs.
   CHECK_MESSAGE(result.state->details.find("players.") == std::string::npos, result.state->details);
+}
+
+TEST_CASE("[engine] state digests: under 64 bytes per tick in the file (dumps apart)") {
+  std::string text;
+  const recording r = record_cooldown_session(&text);
+  // The digests' share: the `,"state":"…"` member of a tick's output line, or the whole
+  // `{"tick":N,"state":"…"}` line of a tick without output. Dumps are counted apart.
+  std::size_t digest_bytes = 0;
+  std::size_t dump_bytes = 0;
+  std::size_t dumps = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find(R"(,"state":")");
+    if (line.find(R"("state_dump":)") != std::string::npos) {
+      dump_bytes += line.size() + 1;
+      ++dumps;
+    } else if (at != std::string::npos && line.find(R"("digest":)") != std::string::npos) {
+      digest_bytes += 27; // ,"state":"<16 hex>"
+    } else if (at != std::string::npos) {
+      digest_bytes += line.size() + 1;
+      CHECK(line.size() + 1 <= 43); // {"tick":999999,"state":"<16>"} and its newline
+    }
+  }
+  const auto ticks = static_cast<std::size_t>(r.last_tick + 1);
+  const double per_tick = static_cast<double>(digest_bytes) / static_cast<double>(ticks);
+  MESSAGE("state digests: " << per_tick << " bytes per tick over " << ticks << " ticks; " << dumps
+                            << " dumps of " << dump_bytes / std::max<std::size_t>(dumps, 1)
+                            << " bytes on average");
+  CHECK(per_tick > 16);
+  CHECK(per_tick < 64);
 }

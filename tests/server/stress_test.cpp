@@ -370,3 +370,30 @@ TEST_CASE("stress: one recipient read by two threads gives the one-thread checks
   CHECK(split.checksum == serial.checksum);
   CHECK(split.bytes == serial.bytes);
 }
+
+TEST_CASE("stress --state-digests: the instances' state digest every tick, a dump every 100; "
+          "the same on every path, and the frames unchanged") {
+  const auto catalog = fixture_catalog();
+  server::stress_options o = quick(50, 2);
+  o.ticks = 120;
+  const auto plain = server::run_stress(catalog, o);
+  CHECK_FALSE(plain.state.on);
+  CHECK(server::stress_report_json(plain).find("state_digests") == std::string::npos);
+  o.state_digests = true;
+  const auto r = server::run_stress(catalog, o);
+  CHECK(r.state.on);
+  CHECK(r.checksum == plain.checksum); // the output does not depend on digesting
+  CHECK(r.state.dumps == 1);           // tick 100
+  CHECK(r.state.dump_bytes > 1000);
+  CHECK(r.state.digest_ms > 0);
+  server::stress_options serial = o;
+  serial.parallel = false;
+  CHECK(server::run_stress(catalog, serial).state.last_digest == r.state.last_digest);
+  server::stress_options shorter = o;
+  shorter.ticks = 119;
+  CHECK(server::run_stress(catalog, shorter).state.last_digest != r.state.last_digest);
+  const std::string json = server::stress_report_json(r);
+  CHECK_MESSAGE(json.find(R"("state_digests":{"digest_ms":)") != std::string::npos, json);
+  CHECK(json.find(R"("last_digest":")" + core::state_digest_hex(r.state.last_digest) + "\"") !=
+        std::string::npos);
+}
