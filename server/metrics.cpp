@@ -1,6 +1,7 @@
 #include "server/metrics.hpp"
 
 #include "engine/api/types.hpp"
+#include "server/build_info.hpp"
 
 #include <cstdio>
 
@@ -69,7 +70,18 @@ std::string metrics::render() const {
   std::string out;
   out.reserve(4096);
   header(out, "emote_sim_build_info", "Build information.", "gauge");
-  out += "emote_sim_build_info{version=\"" EMOTE_SIM_VERSION "\"} 1\n";
+  out += "emote_sim_build_info{version=\"" EMOTE_SIM_VERSION "\",build=\"";
+  for (const char c : build_id()) { // a label value: \\, \" and \n escaped
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  out += "\"} 1\n";
   tick_duration.render(
       out, "emote_sim_tick_duration_seconds",
       "Wall time of one tick: inputs applied, engine step, frames encoded and queued.");

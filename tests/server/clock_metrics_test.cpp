@@ -1,8 +1,9 @@
 #include "server/tick_schedule.hpp"
 
+#include "server/build_info.hpp"
+#include "server/http_listener.hpp"
 #include "server/line_client.hpp"
 #include "server/metrics.hpp"
-#include "server/http_listener.hpp"
 
 #include <doctest/doctest.h>
 
@@ -85,6 +86,9 @@ TEST_CASE("metrics: Prometheus text with every series") {
   CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"+Inf\"} 3\n") != std::string::npos);
   CHECK(text.find("emote_sim_tick_duration_seconds_count 3\n") != std::string::npos);
   CHECK(text.find("emote_sim_ticks_total 3\n") != std::string::npos);
+  // The build id of --version and the welcome line, as a label (issue: build ids).
+  CHECK(text.find("emote_sim_build_info{version=\"" EMOTE_SIM_VERSION "\",build=\"" +
+                  std::string(build_id()) + "\"} 1\n") != std::string::npos);
   CHECK(text.find("emote_sim_connections{role=\"controller\"} 2\n") != std::string::npos);
   CHECK(text.find("emote_sim_errors_total{code=\"bad_json\"} 2\n") != std::string::npos);
   CHECK(text.find("emote_sim_errors_total{code=\"internal\"} 0\n") != std::string::npos);
