@@ -1,5 +1,7 @@
 #include "server/engine_host.hpp"
 
+#include "process.hpp"
+
 #include "engine/content/model.hpp"
 
 #include <doctest/doctest.h>
@@ -8,8 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <variant>
-
-#include <unistd.h>
 
 using namespace emote;
 
@@ -35,6 +35,13 @@ api::emote_play play(std::string player, std::string emote) {
   p.player = std::move(player);
   p.emote = std::move(emote);
   return p;
+}
+
+/// A copy of the sample emotes in a scratch folder of this process (`name` tells tests apart).
+std::filesystem::path sample_copy(const std::string& name) {
+  const auto dir = server::testing::scratch_dir(name);
+  std::filesystem::copy(sample_emotes, dir, std::filesystem::copy_options::recursive);
+  return dir;
 }
 
 bool any_stop(const api::frame& f) {
@@ -87,10 +94,7 @@ TEST_CASE("emote.register keeps running playbacks, survives reload, and unregist
 // protocol.md §4 emote.reload: a reload that would leave 0 emotes fails with reload_empty and
 // keeps the catalog and the playbacks, unless asked for with allow_empty.
 TEST_CASE("emote.reload to an emptied folder keeps the catalog unless allow_empty") {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("emote_sim_reload_empty_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::copy(sample_emotes, dir, std::filesystem::copy_options::recursive);
+  const auto dir = sample_copy("reload_empty");
   auto made = server::engine_host::create(server::make_content_loader(), {dir}, {});
   REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error()));
   server::engine_host& h = **made;
@@ -135,10 +139,7 @@ TEST_CASE("emote.reload to an emptied folder keeps the catalog unless allow_empt
 // protocol.md §3: a content folder that is gone is an operational failure with its own code
 // (content_unavailable), not `internal`; the running catalog stays.
 TEST_CASE("emote.reload of a missing folder is content_unavailable and keeps the catalog") {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("emote_sim_reload_missing_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::copy(sample_emotes, dir, std::filesystem::copy_options::recursive);
+  const auto dir = sample_copy("reload_missing");
   auto made = server::engine_host::create(server::make_content_loader(), {dir}, {});
   REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error()));
   server::engine_host& h = **made;

@@ -126,17 +126,22 @@ std::string record_session(bool with_frames) {
   return text;
 }
 
+/// Parses recording text and replays it on a fresh synthetic host.
+replay_result replay_text(const std::string& text) {
+  auto r = emote::protocol::parse_recording(text);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error()));
+  synthetic_host fresh;
+  return replay_recording(*r, fresh, [&] { fresh.shutdown(); });
+}
+
 } // namespace
 
 TEST_CASE("replay: a recorded session replays identical; a changed input diverges at its tick") {
   for (const bool with_frames : {false, true}) {
     CAPTURE(with_frames);
     const std::string text = record_session(with_frames);
-    auto r = emote::protocol::parse_recording(text);
-    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error()));
     {
-      synthetic_host fresh;
-      const auto result = replay_recording(*r, fresh, [&] { fresh.shutdown(); });
+      const auto result = replay_text(text);
       CHECK_FALSE(result.divergence.has_value());
       CHECK(result.ticks == 11); // ticks 0..10, the last one being the stop's frame
     }
@@ -151,10 +156,7 @@ TEST_CASE("replay: a recorded session replays identical; a changed input diverge
         R"({"tick":3,"conn":2,"msg":{"op":"emote.play","id":"b","player":"bob","emote":"test:nope"})");
     {
       // With the replies recorded, the refused play's reply is the first difference.
-      auto r2 = emote::protocol::parse_recording(changed);
-      REQUIRE(r2.ok());
-      synthetic_host fresh;
-      const auto result = replay_recording(*r2, fresh, [&] { fresh.shutdown(); });
+      const auto result = replay_text(changed);
       REQUIRE(result.divergence.has_value());
       CHECK(result.divergence->tick == 3);
       CHECK(result.divergence->reply_conn == std::optional<std::int64_t>(2));
@@ -169,10 +171,7 @@ TEST_CASE("replay: a recorded session replays identical; a changed input diverge
       }
       pos = nl + 1;
     }
-    auto r2 = emote::protocol::parse_recording(no_replies);
-    REQUIRE(r2.ok());
-    synthetic_host fresh;
-    const auto result = replay_recording(*r2, fresh, [&] { fresh.shutdown(); });
+    const auto result = replay_text(no_replies);
     REQUIRE(result.divergence.has_value());
     CHECK(result.divergence->tick == 3);
     CHECK_FALSE(result.divergence->reply_conn.has_value());
@@ -288,10 +287,7 @@ TEST_CASE("replay: replies are recorded with their connection and compared") {
   changed.replace(reply_at, line_end - reply_at,
                   R"({"tick":3,"conn":2,"reply":{"op":"reply","id":"b","tick":3,"ok":false,)"
                   R"("error":{"code":"cooldown","message":"x"}}})");
-  auto r2 = emote::protocol::parse_recording(changed);
-  REQUIRE(r2.ok());
-  synthetic_host fresh;
-  const auto result = replay_recording(*r2, fresh, [&] { fresh.shutdown(); });
+  const auto result = replay_text(changed);
   REQUIRE(result.divergence.has_value());
   CHECK(result.divergence->tick == 3);
   REQUIRE(result.divergence->reply_conn.has_value());
