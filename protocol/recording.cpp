@@ -88,6 +88,15 @@ void append_disconnect(std::string& out, std::int64_t tick, std::int64_t conn) {
   o.ch('\n');
 }
 
+void append_ended_early(std::string& out, std::int64_t tick, std::string_view reason) {
+  json_out o(out);
+  o.raw(R"({"tick":)");
+  o.i64(tick);
+  o.raw(R"(,"ended_early":{"reason":)");
+  o.str(reason);
+  o.raw("}}\n");
+}
+
 void append_msg(std::string& out, std::int64_t tick, std::int64_t conn,
                 std::string_view message_json) {
   json_out o(out);
@@ -251,9 +260,23 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       break;
     }
     const std::int64_t tick = *as_int64(*tick_it);
+    if (rec.ended_early) {
+      damaged(1, "a line after ended_early");
+      break;
+    }
     if (tick < rec.last_tick) {
       damaged(1, "tick " + std::to_string(tick) + " goes back in time");
       break;
+    }
+    if (const auto* end = find_member(doc, "ended_early"); end != nullptr) {
+      // Not a tick of the recording: the ticks from `tick` on were not recorded.
+      const auto* reason = end->IsObject() ? find_member(*end, "reason") : nullptr;
+      if (reason == nullptr || !reason->IsString()) {
+        damaged(1, "ended_early must be an object with a reason string");
+        break;
+      }
+      rec.ended_early = recording::early_end{tick, std::string(sv(*reason))};
+      continue;
     }
     rec.last_tick = tick;
     if (const auto* state = find_member(doc, "state"); state != nullptr) {
@@ -336,8 +359,10 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       rec.entries.emplace_back(std::move(e));
     } else if (doc.HasMember("disconnect")) {
       rec.entries.emplace_back(rec_disconnect{tick, conn});
+      rec.server_stopped = rec.server_stopped || conn == 0; // the server itself (protocol.md §8)
     } else {
-      damaged(1, "unknown record (expected msg, reply, connect, disconnect or digest)");
+      damaged(1, "unknown record (expected msg, reply, connect, disconnect, digest, state, "
+                 "state_dump or ended_early)");
       break;
     }
   }

@@ -12,6 +12,7 @@
 //   {"tick":N,"digest":H,"frame":{"op":"frame",...}}
 //   with state digests (every tick): `"state":S` after the digest, or {"tick":N,"state":S} for a
 //   tick without output; every K ticks {"tick":N,"state_dump":{...}}
+//   {"tick":N,"ended_early":{"reason":R}}       (last: recording stopped by a write error)
 
 #include "engine/core/result.hpp"
 
@@ -59,6 +60,10 @@ void append_state(std::string& out, std::int64_t tick, std::string_view state);
 /// A full state dump (json/state_json.hpp, compact): `{"tick":N,"state_dump":{...}}`.
 void append_state_dump(std::string& out, std::int64_t tick, std::string_view dump_json);
 
+/// The last line of a recording that stopped while the server ran on (a write error such as a
+/// full disk): ticks from `tick` on were not recorded (protocol.md §8).
+void append_ended_early(std::string& out, std::int64_t tick, std::string_view reason);
+
 struct rec_connect {
   std::int64_t tick = 0;
   std::int64_t conn = 0;
@@ -98,6 +103,15 @@ struct recording {
   /// stop before the damaged line's last tick; replay what they hold and say so (protocol.md §8).
   std::string damage;
   std::int64_t last_tick = -1; ///< the highest tick of any entry
+  /// How the recording ends (protocol.md §8): the server's own disconnect (conn 0) is a normal
+  /// end; an `ended_early` trailer names the first tick not recorded and why; neither means the
+  /// server was killed, crashed or is still recording.
+  bool server_stopped = false;
+  struct early_end {
+    std::int64_t tick = 0;
+    std::string reason;
+  };
+  std::optional<early_end> ended_early;
   /// protocol.md §8 state digests by tick (16 hex digits), and the dumps (compact JSON).
   std::map<std::int64_t, std::string> states;
   std::map<std::int64_t, std::string> state_dumps;

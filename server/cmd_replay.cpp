@@ -24,8 +24,10 @@ const cli_command& replay_cli() {
         "recorded message at its tick and compares each recomputed frame with the recording,\n"
         "and each recomputed state digest with the recorded one; the first tick whose state\n"
         "diverged is printed with the difference against the nearest recorded state dump.\n"
-        "Exit status: 0 identical, 1 diverged (the first divergent tick is printed), 2 the\n"
-        "content differs (without --allow-content-change) or the recording cannot be read.\n";
+        "Exit status: 0 identical, 1 diverged (the first divergent tick is printed) or the\n"
+        "recording is damaged, 2 the content differs (without --allow-content-change) or the\n"
+        "recording cannot be read, 3 identical as far as it goes but the recording ended early\n"
+        "(a write error stopped it, or the server was killed before it could end it).\n";
     c.options = {
         value_option("emotes", "DIR", "load this folder instead of the one named in the header"),
         flag_option("allow-content-change",
@@ -84,6 +86,20 @@ int cmd_replay(std::span<const std::string_view> argv) {
     damage_note = "; the recording is damaged at " + rec->damage;
   }
 
+  // protocol.md §8: a recording that ended before the server stopped is not a whole session;
+  // "identical" alone would hide the ticks that were never recorded.
+  std::string end_note;
+  if (rec->ended_early) {
+    end_note = "; the recording ended early: nothing was recorded from tick " +
+               std::to_string(rec->ended_early->tick) + " on (" + rec->ended_early->reason + ")";
+  } else if (!rec->server_stopped && rec->damage.empty()) {
+    end_note = "; the recording has no end: the server did not stop normally (killed, crashed or "
+               "still recording)";
+  }
+  if (!end_note.empty()) {
+    std::fprintf(stderr, "replay: note: %s\n", end_note.c_str() + 2);
+  }
+
   auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"));
   if (!host) {
     std::fprintf(stderr, "replay: %s\n", host.error().c_str());
@@ -106,9 +122,12 @@ int cmd_replay(std::span<const std::string_view> argv) {
   const auto extras = host->host->extras();
   const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown);
   if (!result.divergence && !result.state) {
-    std::printf("replay: %lld ticks, identical%s%s\n", static_cast<long long>(result.ticks),
-                build_note.c_str(), damage_note.c_str());
-    return damage_note.empty() ? 0 : 1;
+    std::printf("replay: %lld ticks, identical%s%s%s\n", static_cast<long long>(result.ticks),
+                build_note.c_str(), damage_note.c_str(), end_note.c_str());
+    if (!damage_note.empty()) {
+      return 1;
+    }
+    return end_note.empty() ? 0 : 3;
   }
   // In tick order; at the same tick the output's verdict first.
   const bool state_first =

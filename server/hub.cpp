@@ -719,6 +719,7 @@ std::string hub::render_metrics() {
     extras_.gauges(metrics_);
   }
   metrics_.emotes = host_.emote_count();
+  metrics_.recording_failed = rec_ == nullptr ? -1 : static_cast<std::int64_t>(rec_->failed());
   std::uint64_t in = closed_bytes_in_;
   std::uint64_t out = closed_bytes_out_;
   for (const auto& [id, cl] : clients_) {

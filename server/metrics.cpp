@@ -121,6 +121,11 @@ std::string metrics::render() const {
          reloads_total);
   scalar(out, "emote_sim_reload_failures_total", "Failed emote.reload requests (old catalog kept).",
          "counter", reload_failures_total);
+  if (recording_failed >= 0) {
+    scalar(out, "emote_sim_recording_failed",
+           "1 when a write error (a full disk) stopped the --record recording.", "gauge",
+           recording_failed);
+  }
   header(out, "emote_sim_errors_total", "Error replies by code.", "counter");
   // Every code of protocol.md §3 is listed, so the series exist before the first error.
   for (std::size_t i = 0; i < errors_total.size(); ++i) {

@@ -55,6 +55,9 @@ struct metrics {
   std::uint64_t frames_dropped_total = 0;
   std::uint64_t reloads_total = 0;
   std::uint64_t reload_failures_total = 0;
+  /// `--record`: 1 once a write error stopped the recording (protocol.md §8); -1 when not
+  /// recording (the series is then absent).
+  std::int64_t recording_failed = -1;
   /// Error replies, indexed by api::error_code.
   std::array<std::uint64_t, core::enumerator_count<api::error_code>()> errors_total{};
 

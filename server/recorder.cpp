@@ -2,9 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace emote::server {
 
@@ -46,12 +50,12 @@ recorder::open(const std::filesystem::path& file, const protocol::recording_head
     }
     spdlog::info("the previous recording {} was kept as {}", file.string(), kept.string());
   }
-  // "x": exclusive; a file that appeared since is not truncated either.
-  std::FILE* f = std::fopen(file.c_str(), "wbx");
-  if (f == nullptr) {
+  // O_EXCL: a file that appeared since is not truncated either.
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
     return failure{"cannot create recording '" + file.string() + "': " + std::strerror(errno)};
   }
-  std::unique_ptr<recorder> r(new recorder(f, file, with_frames));
+  std::unique_ptr<recorder> r(new recorder(fd, file, with_frames));
   r->kept_ = std::move(kept);
   protocol::append_header(r->pending_, header);
   if (!r->flush()) {
@@ -60,44 +64,76 @@ recorder::open(const std::filesystem::path& file, const protocol::recording_head
   return r;
 }
 
-recorder::recorder(std::FILE* f, std::filesystem::path file, bool with_frames)
-    : f_(f), file_(std::move(file)), with_frames_(with_frames) {}
+recorder::recorder(int fd, std::filesystem::path file, bool with_frames)
+    : fd_(fd), file_(std::move(file)), with_frames_(with_frames) {}
 
 recorder::~recorder() {
   flush();
-  std::fclose(f_);
+  ::close(fd_);
 }
 
 void recorder::connect(std::int64_t tick, std::uint64_t conn, std::string_view role,
                        std::string_view client) {
+  note_tick(tick);
   protocol::append_connect(pending_, tick, static_cast<std::int64_t>(conn), role, client);
 }
 
 void recorder::disconnect(std::int64_t tick, std::uint64_t conn) {
+  note_tick(tick);
   protocol::append_disconnect(pending_, tick, static_cast<std::int64_t>(conn));
 }
 
 void recorder::message(std::int64_t tick, std::uint64_t conn, std::string_view record_json) {
+  note_tick(tick);
   protocol::append_msg(pending_, tick, static_cast<std::int64_t>(conn), record_json);
 }
 
 void recorder::reply(std::int64_t tick, std::uint64_t conn, std::string_view reply_line) {
+  note_tick(tick);
   protocol::append_reply(pending_, tick, static_cast<std::int64_t>(conn), reply_line);
 }
 
 void recorder::frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets,
                      std::optional<std::string_view> state) {
+  note_tick(tick);
   protocol::append_frame(
       pending_, tick, frame_line,
       with_frames_ ? std::optional<std::string_view>(with_packets) : std::nullopt, state);
 }
 
 void recorder::state(std::int64_t tick, std::string_view digest_hex) {
+  note_tick(tick);
   protocol::append_state(pending_, tick, digest_hex);
 }
 
 void recorder::state_dump(std::int64_t tick, std::string_view dump_json) {
+  note_tick(tick);
   protocol::append_state_dump(pending_, tick, dump_json);
+}
+
+int recorder::write_all(std::string_view bytes) {
+  if (injected_) {
+    const auto inj = *injected_;
+    if (inj.stored > 0) {
+      (void)::write(fd_, bytes.data(), std::min(inj.stored, bytes.size()));
+      injected_->stored = 0; // a partial write, then the error
+    }
+    if (!inj.trailer_fails) {
+      injected_.reset();
+    }
+    return inj.error;
+  }
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
 }
 
 bool recorder::flush() {
@@ -105,19 +141,36 @@ bool recorder::flush() {
     pending_.clear();
     return false;
   }
-  if (!pending_.empty()) {
-    const std::size_t n = std::fwrite(pending_.data(), 1, pending_.size(), f_);
-    written_ += n;
-    if (n != pending_.size() || std::fflush(f_) != 0) {
-      failed_ = true;
-      spdlog::error("recording to {} failed: {}; recording stops", file_.string(),
-                    std::strerror(errno));
-      pending_.clear();
-      return false;
-    }
-    pending_.clear();
+  if (pending_.empty()) {
+    return true;
   }
-  return true;
+  const int error = write_all(pending_);
+  if (error == 0) {
+    written_ += pending_.size();
+    pending_.clear();
+    return true;
+  }
+  // protocol.md §8: the file keeps its whole ticks and says where and why it ended, so replay
+  // reports an early end instead of "identical" (a truncated tick would read as damage).
+  failed_ = true;
+  pending_.clear();
+  const auto cut = static_cast<off_t>(written_);
+  (void)::ftruncate(fd_, cut);
+  (void)::lseek(fd_, cut, SEEK_SET);
+  const std::string reason = std::strerror(error);
+  std::string trailer;
+  protocol::append_ended_early(trailer, pending_tick_, reason);
+  bool marked = write_all(trailer) == 0;
+  if (marked) {
+    written_ += trailer.size();
+  } else {
+    (void)::ftruncate(fd_, cut); // an unmarked end still reads as "ended early" (no end record)
+  }
+  spdlog::error("recording to {} failed at tick {}: {}; recording stops (the file ends at tick "
+                "{}{})",
+                file_.string(), pending_tick_, reason, pending_tick_ - 1,
+                marked ? ", marked ended_early" : "; the mark could not be written either");
+  return false;
 }
 
 } // namespace emote::server

@@ -4,6 +4,10 @@
 // during a tick and written and flushed at its end, so a crash leaves whole ticks plus at most one
 // truncated line, which replay ignores.
 //
+// A write that fails (a full disk) stops recording: the file is cut back to its last whole tick
+// and marked with `{"tick":N,"ended_early":{"reason":R}}` (N: the first tick not recorded), so
+// replay says the recording ended early instead of "identical" (protocol.md §8).
+//
 // The server stopping (SIGINT/SIGTERM) is recorded as a disconnect of connection 0, the server
 // itself: replay stops every playback with SERVER_STOPPING at that tick.
 
@@ -11,7 +15,6 @@
 #include "protocol/recording.hpp"
 
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -53,9 +56,18 @@ public:
     return state_every_ > 0 && tick % state_every_ == 0;
   }
   [[nodiscard]] bool with_frames() const noexcept { return with_frames_; }
-  /// Write what was gathered and flush it to the operating system. False after a write error
-  /// (the error is logged once and recording stops).
+  /// Write what was gathered to the operating system. False after a write error: the error is
+  /// logged once, the file cut back to its last whole tick and marked ended early, and recording
+  /// stops.
   bool flush();
+  /// Recording stopped after a write error (metric `emote_sim_recording_failed`).
+  [[nodiscard]] bool failed() const noexcept { return failed_; }
+  /// Test hook: the next write stores only its first `stored` bytes and then fails with `error`
+  /// (as a full disk does); the trailer's write after it fails too when `trailer_fails`.
+  void fail_next_write_for_test(int error, std::size_t stored,
+                                bool trailer_fails = false) noexcept {
+    injected_ = injected_failure{error, stored, trailer_fails};
+  }
 
   [[nodiscard]] const std::filesystem::path& file() const noexcept { return file_; }
   [[nodiscard]] std::uint64_t bytes_written() const noexcept { return written_; }
@@ -63,14 +75,24 @@ public:
   [[nodiscard]] const std::filesystem::path& kept() const noexcept { return kept_; }
 
 private:
-  recorder(std::FILE* f, std::filesystem::path file, bool with_frames);
-  std::FILE* f_;
+  recorder(int fd, std::filesystem::path file, bool with_frames);
+  void note_tick(std::int64_t tick) noexcept { pending_tick_ = tick; }
+  /// write(2) all of `bytes`; 0 or the error number.
+  int write_all(std::string_view bytes);
+  struct injected_failure {
+    int error = 0;
+    std::size_t stored = 0;
+    bool trailer_fails = false;
+  };
+  int fd_;
   std::filesystem::path file_;
   std::filesystem::path kept_;
   bool with_frames_;
   bool failed_ = false;
   std::string pending_;
-  std::uint64_t written_ = 0;
+  std::uint64_t written_ = 0;     ///< bytes of whole ticks in the file
+  std::int64_t pending_tick_ = 0; ///< the tick of what is pending (its last record's)
+  std::optional<injected_failure> injected_;
   std::int64_t state_every_ = 100;
 };
 

@@ -426,3 +426,54 @@ TEST_CASE("[engine] exe: the build id is in --version, the welcome line and the 
   CHECK(process::run({"record-to-scenario", bad.string()}, dir, &out, &err) == 2);
   CHECK(err.find(":3:1: ") != std::string::npos);
 }
+
+TEST_CASE("[engine] exe: replay says a recording ended early (a write error, or no end at all) "
+          "and exits 3") {
+  const auto dir = scratch_dir("exe_ended_early");
+  const auto rec = dir / "r.ndjson";
+  {
+    served s(dir, {"--clock", "manual", "--record", rec.string()});
+    auto c = line_client::connect(s.tcp, 5s);
+    REQUIRE(c.ok());
+    c->send_line(R"({"op":"hello","protocol":1,"client":"exe-test"})");
+    REQUIRE(c->read_line(5s).has_value());
+    c->send_line(R"({"op":"player.join","player":"alice","position":[0.5,64,0.5]})");
+    c->send_line(R"({"op":"emote.play","player":"alice","emote":"t:wave"})");
+    step(*c, 6, "s");
+    CHECK(s.stop() == 0);
+  }
+  const std::string whole = read_file(rec);
+  std::string out;
+  std::string err;
+  CHECK(process::run({"replay", rec.string()}, dir, &out, &err) ==
+        0); // ends with the server's stop
+
+  // The lines from tick 3 on, as a write error at tick 3 leaves the file (recorder_test).
+  std::string kept;
+  std::istringstream lines(whole);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(R"({"tick":3,)")) {
+      break;
+    }
+    kept += line + "\n";
+  }
+  const auto early = dir / "early.ndjson";
+  std::ofstream(early, std::ios::binary)
+      << kept << R"({"tick":3,"ended_early":{"reason":"No space left on device"}})"
+      << "\n";
+  CHECK(process::run({"replay", early.string()}, dir, &out, &err) == 3);
+  CHECK_MESSAGE(
+      std::regex_match(out, std::regex(R"(replay: 3 ticks, identical; the recording ended )"
+                                       R"(early: nothing was recorded from tick 3 on )"
+                                       R"(\(No space left on device\)\n)")),
+      out);
+  CHECK_MESSAGE(err.find("note: the recording ended early") != std::string::npos, err);
+
+  // Killed: no end record at all.
+  const auto killed = dir / "killed.ndjson";
+  std::ofstream(killed, std::ios::binary) << kept;
+  CHECK(process::run({"replay", killed.string()}, dir, &out, &err) == 3);
+  CHECK_MESSAGE(out.find("identical; the recording has no end: the server did not stop normally") !=
+                    std::string::npos,
+                out);
+}

@@ -19,6 +19,7 @@
 #include <boost/asio/post.hpp>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fcntl.h>
@@ -65,6 +66,15 @@ std::string error_code(const std::string& line) {
 std::filesystem::path temp_path(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("emote_sim_hub_" + std::to_string(::getpid()) + "_" + name);
+}
+
+emote::protocol::recording_header recording_header_for_test(std::int64_t seed) {
+  emote::protocol::recording_header header;
+  header.server = EMOTE_SIM_VERSION;
+  header.seed = seed;
+  header.content_digest = std::string(64, '0');
+  header.started = iso8601_now();
+  return header;
 }
 
 struct server_fixture {
@@ -699,12 +709,7 @@ TEST_CASE("hub: a clock.step cut short by the stop is answered shutting_down") {
 
 TEST_CASE("hub: recording captures connects, messages, digests and the stop") {
   const auto file = temp_path("rec.ndjson");
-  emote::protocol::recording_header header;
-  header.server = EMOTE_SIM_VERSION;
-  header.seed = 3;
-  header.content_digest = std::string(64, '0');
-  header.started = iso8601_now();
-  auto rec = recorder::open(file, header, true);
+  auto rec = recorder::open(file, recording_header_for_test(3), true);
   REQUIRE(rec.ok());
   {
     server_fixture f(manual(), rec.value().get());
@@ -749,6 +754,41 @@ TEST_CASE("hub: recording captures connects, messages, digests and the stop") {
   CHECK(msgs == 3);
   CHECK(frames == 4); // ticks 0..2 and the stop's frame
   CHECK(server_stop);
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("hub: a recording stopped by a write error shows in emote_sim_recording_failed") {
+  const auto file = temp_path("rec_failed.ndjson");
+  std::filesystem::remove(file);
+  auto rec = recorder::open(file, recording_header_for_test(0), false);
+  REQUIRE(rec.ok());
+  {
+    server_fixture f(manual(), rec.value().get());
+    const auto failed_metric = [&f] {
+      const auto text = f.run_on([&f] { return f.server->render_metrics(); });
+      const auto at = text.find("\nemote_sim_recording_failed ");
+      return at == std::string::npos ? std::string("absent")
+                                     : text.substr(at + 28, text.find('\n', at + 1) - at - 28);
+    };
+    auto c = f.client();
+    REQUIRE(c.send_line(R"({"op":"clock.step","id":"s1","ticks":2})"));
+    reply_to(c, R"("s1")");
+    CHECK(failed_metric() == "0");
+    f.run_on([&] {
+      rec.value()->fail_next_write_for_test(ENOSPC, 0);
+      return 0;
+    });
+    REQUIRE(c.send_line(R"({"op":"player.join","player":"a","position":[0,64,0]})")); // recorded
+    REQUIRE(c.send_line(R"({"op":"clock.step","id":"s2","ticks":2})"));
+    reply_to(c, R"("s2")");
+    CHECK(failed_metric() == "1");
+  }
+  {
+    server_fixture f(manual());
+    const auto text = f.run_on([&f] { return f.server->render_metrics(); });
+    CHECK(text.find("emote_sim_recording_failed") == std::string::npos); // not recording
+  }
+  rec.value().reset();
   std::filesystem::remove(file);
 }
 
