@@ -220,42 +220,27 @@ void hub::handle_hello(client& cl, const std::string& line) {
   const std::string& token = hello->role == protocol::client_role::observer
                                  ? settings_.auth.observer_token
                                  : settings_.auth.controller_token;
-  // protocol.md §2: after 5 failed logins from an address its hellos are refused for 1 s, then
-  // 2, 4, ... up to 60 s after each further failure.
+  // protocol.md §2: failed logins are throttled per address (login_throttle).
   const std::string peer = cl.conn ? cl.conn->peer() : "";
   const std::string address = peer.substr(0, peer.rfind(':'));
   const auto now = clock_type::now();
   if (!token.empty()) {
-    auto found = logins_.find(address);
-    if (found != logins_.end() && now < found->second.blocked_until) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(found->second.blocked_until - now);
+    if (const auto left = logins_.blocked_for(address, now)) {
       refuse(cl, decoded->id,
              api::error{api::error_code::unauthorized,
                         "too many failed logins from this address; try again in " +
-                            std::to_string((left.count() + 999) / 1000) + " s",
+                            std::to_string((left->count() + 999) / 1000) + " s",
                         "$.token", std::nullopt},
              close_reason::unauthorized);
       return;
     }
   }
   if (!token.empty() && !constant_time_equal(hello->token.value_or(std::string()), token)) {
-    if (logins_.size() >= 4096) {
-      std::erase_if(logins_, [&](const auto& e) { return e.second.blocked_until < now; });
-    }
-    login_failures& lf = logins_[address];
-    if (++lf.count >= 5) {
-      lf.blocked_until = now + lf.penalty;
-      lf.penalty = std::min<std::chrono::milliseconds>(lf.penalty * 2, std::chrono::seconds(60));
-    }
-    // One warning per address per 10 s, with how many failed since the last one.
-    ++lf.unlogged;
-    if (lf.count == 1 || now - lf.logged >= std::chrono::seconds(10)) {
+    if (const auto note = logins_.failed(address, now); note.warn) {
       spdlog::warn("connection {} ({}): unauthorized hello as {} ({} failed logins from {} since "
                    "the last warning, {} in a row)",
-                   cl.id, peer, role_name(hello->role), lf.unlogged, address, lf.count);
-      lf.logged = now;
-      lf.unlogged = 0;
+                   cl.id, peer, role_name(hello->role), note.since_last_warning, address,
+                   note.in_a_row);
     }
     refuse(cl, decoded->id,
            api::error{api::error_code::unauthorized,
@@ -280,7 +265,7 @@ void hub::handle_hello(client& cl, const std::string& line) {
     return;
   }
   if (!token.empty()) {
-    logins_.erase(address);
+    logins_.succeeded(address);
   }
   cl.hello = true;
   cl.role = hello->role;

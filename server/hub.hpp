@@ -18,6 +18,7 @@
 #include "server/connection.hpp"
 #include "server/dispatch.hpp"
 #include "server/listener.hpp"
+#include "server/login_throttle.hpp"
 #include "server/metrics.hpp"
 #include "server/recorder.hpp"
 #include "server/tick_schedule.hpp"
@@ -181,15 +182,7 @@ private:
   std::function<void()> stop_done_;
   boost::asio::steady_timer stop_timer_;
 
-  /// protocol.md §2: failed logins per peer address (throttle and log rate limit).
-  struct login_failures {
-    int count = 0;
-    std::chrono::steady_clock::time_point blocked_until;
-    std::chrono::milliseconds penalty{1000};
-    std::chrono::steady_clock::time_point logged;
-    int unlogged = 0;
-  };
-  std::map<std::string, login_failures> logins_;
+  login_throttle logins_; ///< protocol.md §2: failed logins per peer address
 
   std::uint64_t closed_bytes_in_ = 0;
   std::uint64_t closed_bytes_out_ = 0;
