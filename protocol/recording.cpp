@@ -65,6 +65,20 @@ void append_header(std::string& out, const recording_header& h) {
   o.raw(h.config_json.empty() ? std::string_view("{}") : std::string_view(h.config_json));
   o.raw(R"(,"content_digest":)");
   o.str(h.content_digest);
+  if (h.content_files) {
+    o.raw(R"(,"content_files":{)");
+    bool first = true;
+    for (const auto& f : *h.content_files) {
+      if (!first) {
+        o.ch(',');
+      }
+      first = false;
+      o.str(f.path);
+      o.ch(':');
+      o.str(f.digest);
+    }
+    o.ch('}');
+  }
   o.raw(R"(,"started":)");
   o.str(h.started);
   o.raw("}\n");
@@ -241,6 +255,18 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         }
         h.build.assign(sv(*build));
       }
+      if (const auto* files = find_member(doc, "content_files"); files != nullptr) {
+        if (!files->IsObject()) {
+          return line_error(line_no, "header content_files must be an object");
+        }
+        auto& list = h.content_files.emplace();
+        for (const auto& m : files->GetObject()) {
+          if (!m.value.IsString()) {
+            return line_error(line_no, "header content_files values must be digest strings");
+          }
+          list.push_back({std::string(sv(m.name)), std::string(sv(m.value))});
+        }
+      }
       const auto* protocol = find_member(doc, "protocol");
       const auto* seed = find_member(doc, "seed");
       const auto* config = find_member(doc, "config");
@@ -397,12 +423,20 @@ core::result<recording, std::string> read_recording(const std::filesystem::path&
   return r;
 }
 
-std::string content_digest_of(std::vector<content_file> files) {
+namespace {
+// formats.md §1.1 discovery order: the path after ASCII lower-casing, ties by the exact path.
+bool discovery_less(const std::string& a, const std::string& b) {
+  const std::string la = lower_ascii(a);
+  const std::string lb = lower_ascii(b);
+  return la != lb ? la < lb : a < b;
+}
+} // namespace
+
+content_manifest content_manifest_of(std::vector<content_file> files) {
   std::sort(files.begin(), files.end(), [](const content_file& a, const content_file& b) {
-    const std::string la = lower_ascii(a.path);
-    const std::string lb = lower_ascii(b.path);
-    return la != lb ? la < lb : a.path < b.path;
+    return discovery_less(a.path, b.path);
   });
+  content_manifest out;
   sha256 h;
   for (const auto& f : files) {
     h.update(f.path);
@@ -415,12 +449,18 @@ std::string content_digest_of(std::vector<content_file> files) {
     }
     h.update(size, 8);
     h.update(f.bytes);
+    out.files.push_back({f.path, sha256_hex(f.bytes)});
   }
-  return to_hex(h.finish());
+  out.digest = to_hex(h.finish());
+  return out;
 }
 
-core::result<std::string, std::string>
-content_digest(const std::vector<std::filesystem::path>& roots) {
+std::string content_digest_of(std::vector<content_file> files) {
+  return content_manifest_of(std::move(files)).digest;
+}
+
+core::result<content_manifest, std::string>
+read_content_manifest(const std::vector<std::filesystem::path>& roots) {
   namespace fs = std::filesystem;
   std::vector<content_file> files;
   for (std::size_t r = 0; r < roots.size(); ++r) {
@@ -442,7 +482,64 @@ content_digest(const std::vector<std::filesystem::path>& roots) {
       files.push_back({prefix + f.name, ss.str()});
     }
   }
-  return content_digest_of(std::move(files));
+  return content_manifest_of(std::move(files));
+}
+
+core::result<std::string, std::string>
+content_digest(const std::vector<std::filesystem::path>& roots) {
+  auto m = read_content_manifest(roots);
+  if (!m) {
+    return core::failure{m.error()};
+  }
+  return std::move(m->digest);
+}
+
+std::string describe_content_change(const std::vector<content_file_digest>& before,
+                                    const std::vector<content_file_digest>& after,
+                                    std::size_t limit) {
+  std::map<std::string, std::string> old_files;
+  for (const auto& f : before) {
+    old_files.emplace(f.path, f.digest);
+  }
+  std::map<std::string, std::string> new_files;
+  for (const auto& f : after) {
+    new_files.emplace(f.path, f.digest);
+  }
+  // Every path once, in discovery order.
+  std::vector<std::string> paths;
+  for (const auto& [path, digest] : old_files) {
+    paths.push_back(path);
+  }
+  for (const auto& [path, digest] : new_files) {
+    if (!old_files.contains(path)) {
+      paths.push_back(path);
+    }
+  }
+  std::sort(paths.begin(), paths.end(), discovery_less);
+  std::string out;
+  std::size_t lines = 0;
+  std::size_t more = 0;
+  for (const auto& path : paths) {
+    const auto o = old_files.find(path);
+    const auto n = new_files.find(path);
+    const char* what = o == old_files.end()     ? "added"
+                       : n == new_files.end()   ? "removed"
+                       : o->second != n->second ? "changed"
+                                                : nullptr;
+    if (what == nullptr) {
+      continue;
+    }
+    if (lines == limit) {
+      ++more;
+      continue;
+    }
+    ++lines;
+    out += std::string("  ") + what + ": " + path + "\n";
+  }
+  if (more > 0) {
+    out += "  ... and " + std::to_string(more) + " more\n";
+  }
+  return out;
 }
 
 core::result<std::string, std::string> recording_to_scenario(const recording& r,

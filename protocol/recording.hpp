@@ -3,7 +3,8 @@
 // record-to-scenario. Writers append complete lines (newline included) to a caller's buffer, so
 // the server can flush whole lines once per tick; the reader ignores a truncated last line.
 //
-//   {"emote_sim_recording":1,"server":V,"build":B,"protocol":1,"seed":S,"config":{...},"content_digest":H,"started":T}
+//   {"emote_sim_recording":1,"server":V,"build":B,"protocol":1,"seed":S,"config":{...},"content_digest":H,
+//    "content_files":{PATH:H,...},"started":T}
 //   {"tick":N,"conn":C,"connect":{"role":R,"client":STR}}
 //   {"tick":N,"conn":C,"disconnect":{}}
 //   {"tick":N,"conn":C,"msg":{...}}
@@ -27,6 +28,14 @@
 
 namespace emote::protocol {
 
+/// One content file as a recording header lists it (protocol.md §8): its path as content_digest()
+/// names it and the SHA-256 of its bytes (lower-case hex).
+struct content_file_digest {
+  std::string path;
+  std::string digest;
+  bool operator==(const content_file_digest&) const = default;
+};
+
 struct recording_header {
   std::string server; ///< the server version, e.g. "0.1.0"
   std::int64_t protocol = 1;
@@ -37,6 +46,9 @@ struct recording_header {
   /// The build id of the recording server (protocol.md §8); empty in recordings made before
   /// builds were recorded.
   std::string build;
+  /// The content files in discovery order (protocol.md §8); absent in recordings made before
+  /// the header listed them.
+  std::optional<std::vector<content_file_digest>> content_files;
 };
 
 void append_header(std::string& out, const recording_header& h);
@@ -138,6 +150,25 @@ struct content_file {
 };
 /// The digest of files already read (sorted here in discovery order).
 std::string content_digest_of(std::vector<content_file> files);
+
+/// content_digest() and each file's own digest, in discovery order.
+struct content_manifest {
+  std::string digest;
+  std::vector<content_file_digest> files;
+};
+content_manifest content_manifest_of(std::vector<content_file> files);
+core::result<content_manifest, std::string>
+read_content_manifest(const std::vector<std::filesystem::path>& roots);
+
+/// protocol.md §8: which files differ between two listings, as lines `  added: PATH`,
+/// `  removed: PATH` (in `before`, not in `after`) and `  changed: PATH`, in discovery order;
+/// at most `limit` lines, then `  ... and N more`. Empty when the listings are equal.
+std::string describe_content_change(const std::vector<content_file_digest>& before,
+                                    const std::vector<content_file_digest>& after,
+                                    std::size_t limit = 20);
+/// The line said instead when a recording's header does not list its files.
+inline constexpr std::string_view content_files_unlisted =
+    "content differs; this recording does not list its files";
 
 /// record-to-scenario: the recorded messages of every connection become one script (in recorded
 /// order, at their ticks), except the connection ops (hello, bye, subscribe, clock.step); a

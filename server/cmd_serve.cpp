@@ -88,12 +88,13 @@ int cmd_serve(std::span<const std::string_view> argv) {
     header.build = std::string(build_id());
     header.seed = cfg.engine.seed;
     header.config_json = cfg.effective_json;
-    auto digest = protocol::content_digest({cfg.emotes});
-    if (!digest) {
-      spdlog::critical("recording: {}", digest.error());
+    auto content = protocol::read_content_manifest({cfg.emotes});
+    if (!content) {
+      spdlog::critical("recording: {}", content.error());
       return 1;
     }
-    header.content_digest = *digest;
+    header.content_digest = content->digest;
+    header.content_files = std::move(content->files); // protocol.md §8
     header.started = iso8601_now();
     auto r = recorder::open(cfg.record, header, cfg.record_frames);
     if (!r) {

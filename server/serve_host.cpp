@@ -45,9 +45,9 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
   return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
 }
 
-core::result<replay_host, std::string>
-make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
-                 bool allow_content_change) {
+core::result<replay_host, std::string> make_replay_host(const protocol::recording& rec,
+                                                        const std::optional<std::string>& emotes,
+                                                        bool allow_content_change) {
   protocol::config_loader loader;
   if (auto err = loader.add_json(rec.header.config_json, "the recording's header", "/")) {
     return core::failure{err->text()};
@@ -58,19 +58,24 @@ make_replay_host(const protocol::recording& rec, const std::optional<std::string
   }
   cfg->engine.seed = rec.header.seed;
   const std::filesystem::path folder = emotes.value_or(cfg->emotes.string());
-  auto digest = protocol::content_digest({folder});
-  if (!digest) {
-    return core::failure{digest.error()};
+  auto now = protocol::read_content_manifest({folder});
+  if (!now) {
+    return core::failure{now.error()};
   }
   replay_host out;
-  if (*digest != rec.header.content_digest) {
-    const std::string differs = "the content in " + folder.string() +
-                                " differs from the recording's (recorded " +
-                                rec.header.content_digest + ", now " + *digest + ")";
+  if (now->digest != rec.header.content_digest) {
+    // protocol.md §8: name the files that differ, when the header lists them.
+    const std::string differs =
+        "the content in " + folder.string() + " differs from the recording's (recorded " +
+        rec.header.content_digest + ", now " + now->digest + ")\n" +
+        (rec.header.content_files
+             ? protocol::describe_content_change(*rec.header.content_files, now->files)
+             : "  (" + std::string(protocol::content_files_unlisted) + ")\n");
     if (!allow_content_change) {
-      return core::failure{differs + "\nreplay: stopped (use --allow-content-change to replay anyway)"};
+      return core::failure{differs +
+                           "replay: stopped (use --allow-content-change to replay anyway)"};
     }
-    out.warning = differs;
+    out.warning = differs.substr(0, differs.size() - 1);
   }
   auto host = make_serve_host(folder, cfg->engine, cfg->render);
   if (!host) {

@@ -29,7 +29,8 @@ std::string frame_line(api::tick_number tick) {
 std::string sample_recording(bool with_frames) {
   std::string out;
   append_header(out, recording_header{"0.1.0", 1, 7, R"({"clock":"realtime","seed":7})",
-                                      std::string(64, 'a'), "2024-05-01T12:00:00Z", "b1 GNU-1"});
+                                      std::string(64, 'a'), "2024-05-01T12:00:00Z", "b1 GNU-1",
+                                      std::nullopt});
   append_connect(out, 0, 1, "controller", "proxy/1.0");
   auto hello = decode_request(R"({"op":"hello","token":"secret","client":"proxy/1.0"})");
   append_msg(out, 0, 1, hello->record);
@@ -63,7 +64,7 @@ std::string sample_recording(bool with_frames) {
 TEST_CASE("recording lines have the documented shapes") {
   std::string out;
   append_header(out, recording_header{"0.1.0", 1, 7, R"({"seed":7})", "ab", "2024-05-01T12:00:00Z",
-                                      "c417296 GNU-12.2.0"});
+                                      "c417296 GNU-12.2.0", std::nullopt});
   CHECK(
       out ==
       R"({"emote_sim_recording":1,"server":"0.1.0","build":"c417296 GNU-12.2.0","protocol":1,"seed":7,"config":{"seed":7},"content_digest":"ab","started":"2024-05-01T12:00:00Z"})"
@@ -244,7 +245,9 @@ TEST_CASE("recordings are read from files") {
 TEST_CASE("a recorded frame with packets reads back: the digest covers its events") {
   std::string out;
   append_header(
-      out, recording_header{"0.1.0", 1, 7, "{}", std::string(64, 'a'), "2024-05-01T12:00:00Z", {}});
+      out,
+      recording_header{
+          "0.1.0", 1, 7, "{}", std::string(64, 'a'), "2024-05-01T12:00:00Z", {}, std::nullopt});
   const std::string events = R"({"op":"frame","tick":2,"events":[]})";
   const std::string with_packets =
       R"({"op":"frame","tick":2,"events":[],"packets":[{"to":["a"],"protocol":769,"data":"AA=="}]})";
@@ -290,4 +293,54 @@ TEST_CASE("state digests and dumps read back by tick; a malformed one names its 
   const auto bad_dump = parse_recording(text + R"({"tick":2,"state_dump":3})" + "\n");
   REQUIRE(bad_dump.ok());
   CHECK(bad_dump->damage == "5:1: state_dump must be an object");
+}
+
+TEST_CASE("the header lists each content file's digest; a difference names the files "
+          "(protocol.md §8)") {
+  const content_manifest before =
+      content_manifest_of({{"b.json", "2"}, {"A.json", "1"}, {"c/old.json", "3"}, {"Z.json", "4"}});
+  CHECK(
+      before.digest ==
+      content_digest_of({{"A.json", "1"}, {"b.json", "2"}, {"c/old.json", "3"}, {"Z.json", "4"}}));
+  // Discovery order, each file's bytes digested.
+  REQUIRE(before.files.size() == 4);
+  CHECK(before.files[0] == content_file_digest{"A.json", sha256_hex("1")});
+  CHECK(before.files[1].path == "b.json");
+  CHECK(before.files[2].path == "c/old.json");
+  CHECK(before.files[3].path == "Z.json");
+
+  // Written after content_digest and read back in the same order.
+  recording_header h;
+  h.server = "0.1.0";
+  h.content_digest = before.digest;
+  h.content_files = before.files;
+  h.started = "2026-01-01T00:00:00Z";
+  std::string text;
+  append_header(text, h);
+  CHECK(text.find(R"("content_files":{"A.json":")" + sha256_hex("1") + R"(","b.json":)") !=
+        std::string::npos);
+  auto r = parse_recording(text);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error()));
+  REQUIRE(r->header.content_files.has_value());
+  CHECK(*r->header.content_files == before.files);
+  // An older header without the field reads as "not listed"; a malformed one is a header error.
+  h.content_files.reset();
+  text.clear();
+  append_header(text, h);
+  CHECK(text.find("content_files") == std::string::npos);
+  CHECK_FALSE(parse_recording(text)->header.content_files.has_value());
+  std::string bad = text;
+  bad.replace(bad.find(R"(,"started")"), 0, R"(,"content_files":["a.json"])");
+  CHECK(parse_recording(bad).error() == "line 1: header content_files must be an object");
+
+  // b changed, c/old removed, d added, the others equal.
+  const content_manifest after =
+      content_manifest_of({{"A.json", "1"}, {"b.json", "2!"}, {"d.json", "5"}, {"Z.json", "4"}});
+  CHECK(describe_content_change(before.files, after.files) ==
+        "  changed: b.json\n  removed: c/old.json\n  added: d.json\n");
+  CHECK(describe_content_change(after.files, before.files) ==
+        "  changed: b.json\n  added: c/old.json\n  removed: d.json\n");
+  CHECK(describe_content_change(before.files, before.files).empty());
+  CHECK(describe_content_change(before.files, after.files, 1) ==
+        "  changed: b.json\n  ... and 2 more\n");
 }

@@ -391,6 +391,8 @@ TEST_CASE("[engine] exe: the build id is in --version, the welcome line and the 
   const auto at = text.find(field);
   REQUIRE_MESSAGE(at != std::string::npos, text);
   CHECK(at < text.find('\n')); // in the header
+  // So is each content file's digest (protocol.md §8), in discovery order.
+  CHECK_MESSAGE(text.find(R"("content_files":{"t.big.json":")") < text.find('\n'), text);
   CHECK(process::run({"replay", rec.string()}, dir, &out, &err) == 0);
   CHECK_MESSAGE(std::regex_match(out, std::regex(R"(replay: \d+ ticks, identical\n)")), out);
   CHECK(err.find("build") == std::string::npos);
