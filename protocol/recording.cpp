@@ -4,7 +4,6 @@
 #include "engine/core/sha256.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
-#include "protocol/scenario.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -540,73 +539,6 @@ std::string describe_content_change(const std::vector<content_file_digest>& befo
     out += "  ... and " + std::to_string(more) + " more\n";
   }
   return out;
-}
-
-core::result<std::string, std::string> recording_to_scenario(const recording& r,
-                                                             const scenario_conversion& options) {
-  scenario_text s;
-  s.name = options.name.empty() ? "recorded " + r.header.started : options.name;
-  s.emotes = options.emotes;
-  s.seed = r.header.seed;
-  s.config_json = r.header.config_json;
-  s.ticks = std::max<std::int64_t>(r.last_tick + 1, 1);
-
-  // Players each connection joined (join order) and would take with it on disconnect.
-  std::map<std::int64_t, std::vector<std::string>> owned;
-  auto owner_of = [&](const std::string& player) -> std::vector<std::string>* {
-    for (auto& [conn, players] : owned) {
-      if (std::find(players.begin(), players.end(), player) != players.end()) {
-        return &players;
-      }
-    }
-    return nullptr;
-  };
-  std::size_t index = 0;
-  for (const auto& entry : r.entries) {
-    if (const auto* m = std::get_if<rec_msg>(&entry)) {
-      rapidjson::Document doc;
-      if (parse_wire(m->json, doc) || !doc.IsObject()) {
-        return core::failure{"recorded message at tick " + std::to_string(m->tick) +
-                             " is not a JSON object"};
-      }
-      const auto* op = find_member(doc, "op");
-      const std::string_view name = op != nullptr && op->IsString() ? sv(*op) : std::string_view{};
-      if (!script_op_allowed(name) || name == "subscribe") {
-        continue;
-      }
-      const auto* player = find_member(doc, "player");
-      if (player != nullptr && player->IsString()) {
-        const std::string p(sv(*player));
-        if (name == "player.join") {
-          const auto* keep = find_member(doc, "keep_on_disconnect");
-          const bool kept = keep != nullptr && keep->IsTrue();
-          if (!kept && owner_of(p) == nullptr) {
-            owned[m->conn].push_back(p);
-          }
-        } else if (name == "player.leave") {
-          if (auto* list = owner_of(p)) {
-            list->erase(std::find(list->begin(), list->end(), p));
-          }
-        }
-      }
-      s.script.push_back({m->tick, m->json, index++});
-    } else if (const auto* d = std::get_if<rec_disconnect>(&entry)) {
-      auto it = owned.find(d->conn);
-      if (it == owned.end()) {
-        continue;
-      }
-      for (const auto& p : it->second) {
-        std::string line;
-        json_out o(line);
-        o.raw(R"({"op":"player.leave","player":)");
-        o.str(p);
-        o.ch('}');
-        s.script.push_back({d->tick, std::move(line), index++});
-      }
-      owned.erase(it);
-    }
-  }
-  return write_scenario(s);
 }
 
 } // namespace emote::protocol

@@ -170,15 +170,4 @@ std::string describe_content_change(const std::vector<content_file_digest>& befo
 inline constexpr std::string_view content_files_unlisted =
     "content differs; this recording does not list its files";
 
-/// record-to-scenario: the recorded messages of every connection become one script (in recorded
-/// order, at their ticks), except the connection ops (hello, bye, subscribe, clock.step); a
-/// disconnect becomes `player.leave` for the players that connection joined without
-/// `keep_on_disconnect`. Seed and config come from the header; ticks = last recorded tick + 1.
-struct scenario_conversion {
-  std::string name;                ///< default: "recorded <started>"
-  std::vector<std::string> emotes; ///< folders as the scenario should name them
-};
-core::result<std::string, std::string> recording_to_scenario(const recording& r,
-                                                             const scenario_conversion& options);
-
 } // namespace emote::protocol

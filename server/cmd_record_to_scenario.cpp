@@ -1,10 +1,13 @@
-// emote-sim record-to-scenario RECORDING [--out FILE] [--name NAME] [--emotes DIR] (protocol.md
-// §8).
+// emote-sim record-to-scenario RECORDING [--out FILE] [--name NAME] [--emotes DIR]...
+// [--expect all|lifecycle|none] [--replay-emotes DIR] (protocol.md §8, docs/guide/qa.md).
 #include "server/commands.hpp"
 
 #include "engine/json/wire_reader.hpp"
 #include "protocol/recording.hpp"
+#include "protocol/recording_scenario.hpp"
 #include "server/cli_args.hpp"
+#include "server/recorded_expect.hpp"
+#include "server/serve_host.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -22,11 +25,19 @@ const cli_command& record_to_scenario_cli() {
         "as one, at their ticks; a disconnect becomes player.leave for the players it took\n"
         "along). Seed and configuration come from the recording's header. The scenario names\n"
         "the header's emote folder unless --emotes is given (write it relative to where the\n"
-        "scenario will live). Add expectations to turn it into a regression test.\n";
-    c.options = {value_option("out", "FILE", "write to FILE instead of stdout"),
-                 value_option("name", "NAME", "the scenario's name"),
-                 value_option("emotes", "DIR",
-                              "an emote folder for the scenario; repeat for several", true)};
+        "scenario will live). Request ids become C/ID (C: the connection), unique across\n"
+        "connections. The expectations say what the recorded session did (--expect): all =\n"
+        "every reply's ok/error code and every playback.* and partner.* event at its tick,\n"
+        "with their totals; lifecycle = those events without the replies; none = []. The\n"
+        "events come from replaying the recording here, on the header's content (or\n"
+        "--replay-emotes); a recording this build does not replay identically is refused\n"
+        "unless --expect none.\n";
+    c.options = {
+        value_option("out", "FILE", "write to FILE instead of stdout"),
+        value_option("name", "NAME", "the scenario's name"),
+        value_option("emotes", "DIR", "an emote folder for the scenario; repeat for several", true),
+        value_option("expect", "all|lifecycle|none", "which expectations (default: all)"),
+        value_option("replay-emotes", "DIR", "replay with this folder instead of the header's")};
     c.min_operands = 1;
     c.max_operands = 1;
     return c;
@@ -61,20 +72,42 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
       }
     }
   }
-  auto text = protocol::recording_to_scenario(*rec, options);
-  if (!text) {
-    std::fprintf(stderr, "record-to-scenario: %s\n", text.error().c_str());
+  const auto level = parse_expect_level(args.value("expect").value_or("all"));
+  if (!level) {
+    std::fprintf(stderr, "record-to-scenario: --expect must be all, lifecycle or none\n");
+    return 2;
+  }
+  auto converted = protocol::convert_recording(*rec, options);
+  if (!converted) {
+    std::fprintf(stderr, "record-to-scenario: %s\n", converted.error().c_str());
     return 1;
   }
+  if (*level != expect_level::none) {
+    auto host = make_replay_host(*rec, args.value("replay-emotes"), false);
+    if (!host) {
+      std::fprintf(stderr, "record-to-scenario: %s\n(--expect none needs no replay)\n",
+                   host.error().c_str());
+      return 2;
+    }
+    const auto extras = host->host->extras();
+    auto expect =
+        recorded_expectations(*rec, *converted, host->host->sim(), extras.shutdown, *level);
+    if (!expect) {
+      std::fprintf(stderr, "record-to-scenario: %s\n", expect.error().c_str());
+      return 1;
+    }
+    converted->text.expect_json = std::move(*expect);
+  }
+  const auto text = protocol::write_scenario(converted->text);
   if (const auto out = args.value("out")) {
     std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-    if (!(f << *text)) {
+    if (!(f << text)) {
       std::fprintf(stderr, "record-to-scenario: cannot write %s\n", out->c_str());
       return 2;
     }
     return 0;
   }
-  std::fputs(text->c_str(), stdout);
+  std::fputs(text.c_str(), stdout);
   return 0;
 }
 

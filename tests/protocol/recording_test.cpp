@@ -3,6 +3,7 @@
 #include "engine/core/sha256.hpp"
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
+#include "protocol/recording_scenario.hpp"
 #include "protocol/scenario.hpp"
 
 #include <doctest/doctest.h>
@@ -180,7 +181,7 @@ TEST_CASE("a truncated last line is ignored; other damage is an error with its l
 TEST_CASE("record-to-scenario: one script, connection ops dropped, disconnects become leaves") {
   auto rec = parse_recording(sample_recording(false));
   REQUIRE(rec.ok());
-  auto text = recording_to_scenario(*rec, scenario_conversion{"", {"emotes"}});
+  auto text = recording_to_scenario(*rec, scenario_conversion{"", {"emotes"}, "[]"});
   REQUIRE(text.ok());
   auto s = parse_scenario(*text, "/tmp/rec/case.json");
   REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error()));
@@ -193,7 +194,7 @@ TEST_CASE("record-to-scenario: one script, connection ops dropped, disconnects b
       {0, R"({"op":"player.join","player":"alice","position":[0,64,0]})"},
       {0, R"({"op":"player.join","player":"kept","position":[0,64,0],"keep_on_disconnect":true})"},
       {1, R"({"op":"player.join","player":"bob","position":[1,64,0]})"},
-      {1, R"({"op":"emote.play","id":"a","player":"alice","emote":"fx:slide"})"},
+      {1, R"({"op":"emote.play","id":"1/a","player":"alice","emote":"fx:slide"})"},
       {3, R"({"op":"player.leave","player":"bob"})"},
       {3, R"({"op":"player.join","player":"bob","position":[2,64,0]})"},
       {4, R"({"op":"player.leave","player":"bob"})"},   // conn 2 closed
@@ -203,6 +204,66 @@ TEST_CASE("record-to-scenario: one script, connection ops dropped, disconnects b
     CHECK(s->script[i].tick == expected[i].first);
     CHECK(s->script[i].line == expected[i].second);
   }
+}
+
+TEST_CASE("record-to-scenario: ids are unique across connections and map to their replies") {
+  std::string text;
+  append_header(text, recording_header{"0.1.0", 1, 0, "{}", std::string(64, 'a'),
+                                       "2024-05-01T12:00:00Z", "b1 GNU-1"});
+  append_connect(text, 0, 1, "controller", "a");
+  append_connect(text, 0, 2, "controller", "b");
+  auto msg = [&](std::int64_t tick, std::int64_t conn, const char* line) {
+    append_msg(text, tick, conn, decode_request(line)->record);
+  };
+  msg(0, 1, R"({"op":"player.join","id":1,"player":"alice","position":[0,64,0]})");
+  append_reply(text, 0, 1, R"({"op":"reply","id":1,"tick":0,"ok":true})");
+  msg(0, 2, R"({"op":"player.join","id":1,"player":"bob","position":[1,64,0]})");
+  append_reply(text, 0, 2, R"({"op":"reply","id":1,"tick":0,"ok":true})");
+  msg(1, 2, R"({"op":"emote.play","id":1,"player":"bob","emote":"x:nope"})"); // id reused
+  append_reply(text, 1, 2,
+               R"({"op":"reply","id":1,"tick":1,"ok":false,"error":{"code":"unknown_emote"}})");
+  msg(1, 1, R"({"op":"emote.play","player":"carol","emote":"x:a"})"); // no id, refused
+  append_reply(text, 1, 1,
+               R"({"op":"reply","tick":1,"ok":false,"error":{"code":"unknown_player"}})");
+  msg(1, 1, R"({"op":"emote.stop","player":"alice"})"); // no id, accepted: no reply
+  msg(2, 2, R"({"op":"ping","id":"1/1"})"); // a string id that looks like a remapped one
+  append_reply(text, 2, 2, R"({"op":"reply","id":"1/1","tick":2,"ok":true})");
+  append_disconnect(text, 3, 2);
+  auto rec = parse_recording(text);
+  REQUIRE_MESSAGE(rec.ok(), (rec.ok() ? "" : rec.error()));
+  auto c = convert_recording(*rec, scenario_conversion{"ids", {}, "[]"});
+  REQUIRE(c.ok());
+  const char* lines[] = {
+      R"({"op":"player.join","id":"1/1","player":"alice","position":[0,64,0]})",
+      R"({"op":"player.join","id":"2/1","player":"bob","position":[1,64,0]})",
+      R"({"op":"emote.play","id":"2/1~2","player":"bob","emote":"x:nope"})",
+      R"({"op":"emote.play","id":"1/~2","player":"carol","emote":"x:a"})",
+      R"({"op":"emote.stop","player":"alice"})",
+      R"({"op":"ping","id":"2/1/1"})",
+      R"({"op":"player.leave","player":"bob"})",
+  };
+  REQUIRE(c->text.script.size() == std::size(lines));
+  for (std::size_t i = 0; i < std::size(lines); ++i) {
+    CHECK(c->text.script[i].line == lines[i]);
+  }
+  REQUIRE(c->origins.size() == std::size(lines));
+  CHECK(c->origins[0].joins == "alice");
+  CHECK(c->origins[6].leaves == "bob");
+  CHECK(c->origins[6].source == rec->entries.size() - 1);  // the disconnect
+  CHECK(c->origins[1].source + 2 == c->origins[2].source); // its reply between them
+  const std::pair<const char*, const char*> replies[] = {{"1/1", R"("ok":true)"},
+                                                         {"2/1", R"("ok":true)"},
+                                                         {"2/1~2", "unknown_emote"},
+                                                         {"1/~2", "unknown_player"},
+                                                         {"2/1/1", R"("ok":true)"}};
+  REQUIRE(c->replies.size() == std::size(replies));
+  for (std::size_t i = 0; i < std::size(replies); ++i) {
+    CHECK(c->replies[i].id == replies[i].first);
+    CHECK(c->replies[i].json.find(replies[i].second) != std::string::npos);
+  }
+  // Every id in the scenario is distinct.
+  auto s = parse_scenario(write_scenario(c->text), "/tmp/ids.json");
+  REQUIRE(s.ok());
 }
 
 TEST_CASE("content digests follow discovery order and cover paths and bytes") {

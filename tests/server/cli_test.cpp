@@ -350,8 +350,13 @@ TEST_CASE("exe: --opt=value works for every subcommand") {
                      << "\n";
   CHECK(process::run({"replay", "--log-level=loud", rec.string()}, dir, nullptr, &err) == 2);
   CHECK(err.find("unknown log level 'loud'") != std::string::npos);
+  // Expectations need a replay, which needs the recorded content (the digest here is empty).
+  CHECK(process::run({"record-to-scenario", rec.string()}, dir, &out, &err) == 2);
+  CHECK_MESSAGE(err.find("--expect none needs no replay") != std::string::npos, err);
+  CHECK(process::run({"record-to-scenario", "--expect=some", rec.string()}, dir, &out, &err) == 2);
+  CHECK(err.find("--expect must be all, lifecycle or none") != std::string::npos);
   CHECK(process::run({"record-to-scenario", "--out=" + (dir / "s.json").string(), "--name=captured",
-                      rec.string()},
+                      "--expect=none", rec.string()},
                      dir, &out, &err) == 0);
   CHECK(read_file(dir / "s.json").find("\"captured\"") != std::string::npos);
   // stress

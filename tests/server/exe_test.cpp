@@ -264,12 +264,18 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   CHECK(process::run({"replay", rec.string(), "--emotes", (dir / "nothing").string()}, dir, &out,
                      &err) == 2);
 
-  // record-to-scenario: the input as a scenario that `run` accepts.
+  // record-to-scenario: the input as a scenario that `run` accepts, with expectations from the
+  // replay (replies of both connections, the match, the Sequence) that hold on this build.
   CHECK(
       process::run({"record-to-scenario", rec.string(), "--out", (dir / "captured.json").string()},
                    dir) == 0);
+  const std::string captured = read_file(dir / "captured.json");
+  for (const char* e : {R"({"reply":"1/a",)", R"({"reply":"2/b",)",
+                        R"({"event":"partner.matched",)", R"("emote":"t:random")"}) {
+    CHECK_MESSAGE(captured.find(e) != std::string::npos, e << "\n" << captured);
+  }
   CHECK(process::run({"run", (dir / "captured.json").string()}, dir, &out, &err) == 0);
-  CHECK(out.find("1 passed, 0 failed") != std::string::npos);
+  CHECK_MESSAGE(out.find("1 passed, 0 failed") != std::string::npos, out);
 }
 
 TEST_CASE("[engine] exe: bot against a live server gives the same frames as run") {
