@@ -14,7 +14,7 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 10> commands{{
+constexpr std::array<command_entry, 11> commands{{
     {cmd_serve, serve_cli},
     {cmd_check, check_cli},
     {cmd_list, list_cli},
@@ -22,6 +22,7 @@ constexpr std::array<command_entry, 10> commands{{
     {cmd_bot, bot_cli},
     {cmd_replay, replay_cli},
     {cmd_record_to_scenario, record_to_scenario_cli},
+    {cmd_shrink, shrink_cli},
     {cmd_stress, stress_cli},
     {cmd_health, health_cli},
     {cmd_view, view_cli},

@@ -82,6 +82,7 @@ core::result<replay_host, std::string> make_replay_host(const protocol::recordin
     return core::failure{host.error()};
   }
   out.host = std::move(host).value();
+  out.folder = folder;
   return out;
 }
 

@@ -32,7 +32,8 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
 
 struct replay_host {
   std::unique_ptr<serve_host> host;
-  std::string warning; ///< the content differs from the recording's, allowed
+  std::string warning;          ///< the content differs from the recording's, allowed
+  std::filesystem::path folder; ///< the content folder loaded
 };
 
 /// The engine as a recording's server had it (protocol.md §8): its header's configuration and

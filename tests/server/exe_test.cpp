@@ -81,8 +81,8 @@ TEST_CASE("exe: --help lists the server's commands; unknown commands and options
   std::string out;
   std::string err;
   CHECK(process::run({"--help"}, dir, &out) == 0);
-  for (const char* c : {"serve", "bot", "replay", "record-to-scenario", "run", "check", "list",
-                        "stress", "health"}) {
+  for (const char* c : {"serve", "bot", "replay", "record-to-scenario", "shrink", "run", "check",
+                        "list", "stress", "health"}) {
     CHECK_MESSAGE(out.find(std::string("  ") + c) != std::string::npos, c);
   }
   CHECK(process::run({"serve", "--help"}, dir, &out) == 0);
