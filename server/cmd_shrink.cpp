@@ -141,6 +141,10 @@ int cmd_shrink(std::span<const std::string_view> argv) {
   auto result = shrink_script(*converted, *base, scenario_host_factory({}));
   if (!result) {
     std::fprintf(stderr, "shrink: %s\n", result.error().c_str());
+    if (result.error().find("no reply with this id") != std::string::npos) {
+      std::fprintf(stderr, "shrink: note: reply ids are those record-to-scenario writes, C/ID "
+                           "(id ID sent on connection C)\n");
+    }
     return 1;
   }
   const auto seconds =

@@ -193,6 +193,14 @@ TEST_CASE("[engine] exe: shrink RECORDING --expect FILE -o OUT writes a scenario
                       (dir / "unmet.json").string(), "--replay-emotes", emotes},
                      dir, &out, &err) == 1);
   CHECK_MESSAGE(err.find("does not meet the expectations: expect[0]") != std::string::npos, err);
+  // The recorded id instead of the rewritten one: the note says how ids are written.
+  std::ofstream(dir / "raw_id.json") << R"([{"reply":"p2","ok":false}])";
+  CHECK(process::run({"shrink", (dir / "rec.ndjson").string(), "--expect",
+                      (dir / "raw_id.json").string(), "--replay-emotes", emotes},
+                     dir, &out, &err) == 1);
+  CHECK_MESSAGE(err.find("note: reply ids are those record-to-scenario writes, C/ID") !=
+                    std::string::npos,
+                err);
   // --expect is required; an expectation file with an error names its place.
   CHECK(process::run({"shrink", (dir / "rec.ndjson").string()}, dir, &out, &err) == 2);
   CHECK(err.find("--expect FILE is required") != std::string::npos);
