@@ -191,6 +191,23 @@ bool is_state_digest(const rapidjson::Value& v) {
 }
 } // namespace
 
+std::optional<ndjson_line> next_ndjson_line(std::string_view& rest, std::size_t& line_no) {
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    const bool complete = nl != std::string_view::npos;
+    std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(complete ? nl + 1 : rest.size());
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (!line.empty()) {
+      return ndjson_line{line_no, line, complete};
+    }
+  }
+  return std::nullopt;
+}
+
 core::result<recording, std::string> parse_recording(std::string_view text) {
   recording rec;
   std::size_t line_no = 0;
@@ -199,18 +216,9 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
   auto damaged = [&](std::size_t column, const std::string& what) {
     rec.damage = std::to_string(line_no) + ":" + std::to_string(column) + ": " + what;
   };
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    const bool complete = nl != std::string_view::npos;
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(complete ? nl + 1 : text.size());
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (line.empty()) {
-      continue;
-    }
+  while (const auto next = next_ndjson_line(text, line_no)) {
+    const std::string_view line = next->text;
+    const bool complete = next->complete;
     rapidjson::Document doc;
     if (auto err = parse_wire(line, doc)) {
       if (!complete) {
@@ -420,6 +428,14 @@ core::result<recording, std::string> read_recording(const std::filesystem::path&
     return core::failure{file.string() + ": " + r.error()};
   }
   return r;
+}
+
+bool is_recording_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string head(64, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find("\"emote_sim_recording\"") != std::string::npos;
 }
 
 namespace {

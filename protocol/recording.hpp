@@ -129,11 +129,24 @@ struct recording {
   std::map<std::int64_t, std::string> state_dumps;
 };
 
+/// One line of an NDJSON text as the readers take it: numbered from 1, without its newline and a
+/// trailing '\r'; `complete` is false for a last line without a newline (a cut write).
+struct ndjson_line {
+  std::size_t number = 0;
+  std::string_view text;
+  bool complete = true;
+};
+/// The next non-empty line of `rest` (consumed from it); `line_no` counts every line read.
+std::optional<ndjson_line> next_ndjson_line(std::string_view& rest, std::size_t& line_no);
+
 /// Parse a recording. A last line without a newline that does not parse is ignored (a crash
 /// while writing); a damaged header (or none) is an error "line N: ..."; a later damaged line
 /// ends the readable part and is described in `damage`.
 core::result<recording, std::string> parse_recording(std::string_view text);
 core::result<recording, std::string> read_recording(const std::filesystem::path& file);
+/// Whether `file` starts like a recording (its header's `emote_sim_recording` member), as
+/// opposed to a scenario or a scenario's output.
+bool is_recording_file(const std::filesystem::path& file);
 
 /// SHA-256 over content files, for the header's content_digest: the files the loader reads under
 /// each root (content::discover_directory: `*.json`, ASCII case-insensitive, recursive, hidden

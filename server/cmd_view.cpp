@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <variant>
 
@@ -236,14 +235,6 @@ int view_recording(const cli_args& args, const std::filesystem::path& file) {
   return serve_timeline(args, doc, doc.passed ? 0 : 1);
 }
 
-bool is_recording(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::string head(64, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  return head.find("\"emote_sim_recording\"") != std::string::npos;
-}
-
 } // namespace
 
 const cli_command& view_cli() {
@@ -279,7 +270,7 @@ int cmd_view(std::span<const std::string_view> argv) {
     spdlog::set_level(spdlog::level::from_str(*level));
   }
   const std::filesystem::path file(args.positional()[0]);
-  return is_recording(file) ? view_recording(args, file) : view_scenario(args, file);
+  return protocol::is_recording_file(file) ? view_recording(args, file) : view_scenario(args, file);
 }
 
 } // namespace emote::server

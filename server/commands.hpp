@@ -29,6 +29,7 @@ int cmd_stress(std::span<const std::string_view> args);
 int cmd_health(std::span<const std::string_view> args);
 int cmd_view(std::span<const std::string_view> args);
 int cmd_shrink(std::span<const std::string_view> args);
+int cmd_diff(std::span<const std::string_view> args);
 
 const cli_command& check_cli();
 const cli_command& list_cli();
@@ -41,5 +42,6 @@ const cli_command& stress_cli();
 const cli_command& health_cli();
 const cli_command& view_cli();
 const cli_command& shrink_cli();
+const cli_command& diff_cli();
 
 } // namespace emote::server

@@ -14,13 +14,14 @@ namespace emote::server {
 namespace {
 
 // Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 11> commands{{
+constexpr std::array<command_entry, 12> commands{{
     {cmd_serve, serve_cli},
     {cmd_check, check_cli},
     {cmd_list, list_cli},
     {cmd_run, run_cli},
     {cmd_bot, bot_cli},
     {cmd_replay, replay_cli},
+    {cmd_diff, diff_cli},
     {cmd_record_to_scenario, record_to_scenario_cli},
     {cmd_shrink, shrink_cli},
     {cmd_stress, stress_cli},

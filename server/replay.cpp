@@ -15,35 +15,47 @@
 
 namespace emote::server {
 
-namespace {
-
-// The first differing event of two frame lines, as readable lines.
-std::string event_diff(const std::string& recorded, const std::string& replayed) {
-  rapidjson::Document a;
-  rapidjson::Document b;
-  const auto* ap = json::parse_wire(recorded, a) ? nullptr : json::find_member(a, "events");
-  const auto* bp = json::parse_wire(replayed.empty() ? R"({"events":[]})" : replayed, b)
-                       ? nullptr
-                       : json::find_member(b, "events");
-  if (ap == nullptr || bp == nullptr || !ap->IsArray() || !bp->IsArray()) {
-    return "  recorded: " + recorded + "\n  replayed: " + replayed + "\n";
-  }
-  const auto& ea = *ap;
-  const auto& eb = *bp;
-  const rapidjson::SizeType n = std::max(ea.Size(), eb.Size());
-  for (rapidjson::SizeType i = 0; i < n; ++i) {
-    const std::string x = i < ea.Size() ? json::to_json(ea[i]) : std::string("(none)");
-    const std::string y = i < eb.Size() ? json::to_json(eb[i]) : std::string("(none)");
+std::string describe_first_difference(std::string_view what, const std::vector<std::string>& a,
+                                      const std::vector<std::string>& b, std::string_view a_name,
+                                      std::string_view b_name) {
+  const std::size_t n = std::max(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view x = i < a.size() ? std::string_view(a[i]) : "(none)";
+    const std::string_view y = i < b.size() ? std::string_view(b[i]) : "(none)";
     if (x != y) {
-      return "  event " + std::to_string(i) + " of " + std::to_string(ea.Size()) +
-             " recorded: " + x + "\n  event " + std::to_string(i) + " of " +
-             std::to_string(eb.Size()) + " replayed: " + y + "\n";
+      auto side = [&](std::string_view name, std::size_t size, std::string_view value) {
+        return "  " + std::string(what) + " " + std::to_string(i) + " of " + std::to_string(size) +
+               " " + std::string(name) + ": " + std::string(value) + "\n";
+      };
+      return side(a_name, a.size(), x) + side(b_name, b.size(), y);
     }
   }
-  return "  (the events are equal; the frames differ elsewhere)\n";
+  return {};
 }
 
-} // namespace
+std::string describe_event_diff(const std::string& a, const std::string& b, std::string_view a_name,
+                                std::string_view b_name) {
+  rapidjson::Document da;
+  rapidjson::Document db;
+  const auto* ap = json::parse_wire(a, da) ? nullptr : json::find_member(da, "events");
+  const auto* bp = json::parse_wire(b.empty() ? R"({"events":[]})" : b, db)
+                       ? nullptr
+                       : json::find_member(db, "events");
+  if (ap == nullptr || bp == nullptr || !ap->IsArray() || !bp->IsArray()) {
+    return "  " + std::string(a_name) + ": " + a + "\n  " + std::string(b_name) + ": " + b + "\n";
+  }
+  auto texts = [](const rapidjson::Value& events) {
+    std::vector<std::string> out;
+    for (const auto& e : events.GetArray()) {
+      out.push_back(json::to_json(e));
+    }
+    return out;
+  };
+  const std::string first =
+      describe_first_difference("event", texts(*ap), texts(*bp), a_name, b_name);
+  return first.empty() ? std::string("  (the events are equal; the frames differ elsewhere)\n")
+                       : first;
+}
 
 replay_result replay_recording(const protocol::recording& r, protocol::sim_host& host,
                                const std::function<void()>& shutdown, const frame_sink& on_frame) {
@@ -163,8 +175,9 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
     d.replayed_frame = packets_differ ? with_packets : line;
     if (it != frames.end() && it->second->frame_line) {
       d.recorded_frame = *it->second->frame_line;
-      d.details = packets_differ ? std::string("  (the events are equal; the packets differ)\n")
-                                 : event_diff(*d.recorded_frame, line);
+      d.details = packets_differ
+                      ? std::string("  (the events are equal; the packets differ)\n")
+                      : describe_event_diff(*d.recorded_frame, line, "recorded", "replayed");
     }
     out.divergence = std::move(d);
     return false;

@@ -10,8 +10,21 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace emote::server {
+
+/// The first index at which two lists differ, as two lines
+/// `  WHAT i of n A_NAME: x` / `  WHAT i of m B_NAME: y` (`(none)` past a list's end); "" when
+/// the lists are equal.
+std::string describe_first_difference(std::string_view what, const std::vector<std::string>& a,
+                                      const std::vector<std::string>& b, std::string_view a_name,
+                                      std::string_view b_name);
+/// The first differing event of two frame lines (their `events`), as describe_first_difference
+/// gives it; both lines whole when one is not a frame. `b` empty: a tick without output.
+std::string describe_event_diff(const std::string& a, const std::string& b, std::string_view a_name,
+                                std::string_view b_name);
 
 struct replay_divergence {
   std::int64_t tick = 0;

@@ -14,6 +14,7 @@
 #include <boost/asio/post.hpp>
 
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <string>
 #include <thread>
@@ -48,6 +49,13 @@ struct engine_server {
       io.stop();
     });
     thread.join();
+  }
+  /// The server's own stop (as on SIGTERM): every playback stops, the recording ends with the
+  /// server's disconnect (protocol.md §8).
+  void stop() {
+    std::promise<void> done;
+    boost::asio::post(io, [&] { server->stop([&] { done.set_value(); }); });
+    REQUIRE(done.get_future().wait_for(5s) == std::future_status::ready);
   }
   line_client client() {
     auto c = line_client::connect(server->bound()[0], 2s);
