@@ -188,9 +188,6 @@ int cmd_serve(std::span<const std::string_view> argv) {
                cfg.tps);
   server.start();
   io.run();
-  if (rec) {
-    rec->flush();
-  }
   spdlog::info("stopped at tick {}", sh.sim().tick());
   return 0;
 }

@@ -68,7 +68,9 @@ recorder::recorder(int fd, std::filesystem::path file, bool with_frames)
     : fd_(fd), file_(std::move(file)), with_frames_(with_frames) {}
 
 recorder::~recorder() {
-  flush();
+  // What is pending belongs to a tick that never ran (inputs after the last tick, connections
+  // closing as the server goes away): replay would run that tick and find nothing recorded for
+  // it, so it is not written (protocol.md §8: the file holds whole ticks).
   ::close(fd_);
 }
 

@@ -2,7 +2,8 @@
 // `serve --record FILE` (protocol.md §8): the header, connects and disconnects, every applied
 // client message and one digest (or the whole frame) per tick with output. Lines are gathered
 // during a tick and written and flushed at its end, so a crash leaves whole ticks plus at most one
-// truncated line, which replay ignores.
+// truncated line, which replay ignores. Lines of a tick that never ran (inputs that arrived after
+// the last tick, connections closing as the server goes away) are not written.
 //
 // A write that fails (a full disk) stops recording: the file is cut back to its last whole tick
 // and marked with `{"tick":N,"ended_early":{"reason":R}}` (N: the first tick not recorded), so

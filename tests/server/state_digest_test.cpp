@@ -67,13 +67,15 @@ replay_result replay_with(const recording& r, emote::sim::engine_config cfg) {
 TEST_CASE("[engine] state digests: every tick's state is recorded, a dump every K ticks; the "
           "same rules replay every digest identical") {
   const recording r = record_cooldown_session();
-  REQUIRE(r.last_tick >= 30);
-  // One digest per tick (with or without output), dumps at the multiples of 10.
-  CHECK(static_cast<std::int64_t>(r.states.size()) == r.last_tick + 1);
-  for (std::int64_t t = 0; t <= r.last_tick; ++t) {
+  // Ticks 0..30 ran. The client's close, after the last tick, is not recorded (a tick that
+  // never ran; protocol.md §8).
+  REQUIRE(r.last_tick == 30);
+  // One digest per tick that ran (with or without output), dumps at the multiples of 10.
+  CHECK(r.states.size() == 31);
+  for (std::int64_t t = 0; t <= 30; ++t) {
     CHECK_MESSAGE(r.states.contains(t), "tick " << t);
   }
-  CHECK(r.state_dumps.size() == static_cast<std::size_t>(r.last_tick / 10 + 1));
+  CHECK(r.state_dumps.size() == 4);
   CHECK(r.state_dumps.contains(0));
   CHECK(r.state_dumps.contains(30));
   REQUIRE(r.state_dumps.contains(10));
@@ -87,7 +89,7 @@ TEST_CASE("[engine] state digests: every tick's state is recorded, a dump every 
   const auto same = replay_with(r, {});
   CHECK_FALSE(same.divergence);
   CHECK_FALSE(same.state);
-  CHECK(same.states_compared == r.last_tick + 1);
+  CHECK(same.states_compared == 31);
 }
 
 TEST_CASE("[engine] state digests: a perturbed rule (cooldown one tick longer) diverges in state "
@@ -132,7 +134,7 @@ TEST_CASE("[engine] state digests: under 64 bytes per tick in the file (dumps ap
       CHECK(line.size() + 1 <= 43); // {"tick":999999,"state":"<16>"} and its newline
     }
   }
-  const auto ticks = static_cast<std::size_t>(r.last_tick + 1);
+  const auto ticks = r.states.size(); // the ticks that ran
   const double per_tick = static_cast<double>(digest_bytes) / static_cast<double>(ticks);
   MESSAGE("state digests: " << per_tick << " bytes per tick over " << ticks << " ticks; " << dumps
                             << " dumps of " << dump_bytes / std::max<std::size_t>(dumps, 1)
