@@ -121,6 +121,11 @@ public:
     word(0x6E756C6C6E756C6CULL);
   }
 
+  /// A hasher that recomputes the sub-digests walks keep between changes (playback's displays)
+  /// instead of using the kept ones, leaving them alone: its digest must equal a normal one's.
+  void set_fresh(bool fresh) noexcept { fresh_ = fresh; }
+  [[nodiscard]] bool fresh() const noexcept { return fresh_; }
+
   /// The digest of everything so far (the hasher can go on afterwards).
   [[nodiscard]] std::uint64_t digest() const noexcept {
     std::array<std::uint64_t, 4> lanes = lanes_;
@@ -210,6 +215,7 @@ private:
   std::uint64_t delimited_ = 0; ///< bit d: it is a map or a list
   std::size_t depth_ = 0;
   bool in_map_ = false; ///< the innermost open container is a map
+  bool fresh_ = false;
 };
 
 /// A digest as the recording writes it: 16 lower-case hex digits.

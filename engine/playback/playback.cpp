@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 namespace emote::playback {
 
@@ -203,7 +204,10 @@ void playback::apply_transforms(const evaluator& ev, std::int32_t interp) {
         prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
     node_rt& n = nodes_[static_cast<std::size_t>(uidx[i])];
     n.world = ev.world(src);
-    n.interp = interp;
+    if (n.interp != interp) {
+      n.interp = interp;
+      ++displays_version_;
+    }
   }
 }
 
@@ -217,7 +221,11 @@ void playback::apply_visibility(const evaluator& ev) {
     }
     const std::int32_t src =
         prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
-    nodes_[static_cast<std::size_t>(uidx[i])].requested = ev.visible(src);
+    bool& requested = nodes_[static_cast<std::size_t>(uidx[i])].requested;
+    if (requested != ev.visible(src)) {
+      requested = !requested;
+      ++displays_version_;
+    }
   }
 }
 
@@ -238,6 +246,7 @@ void playback::apply_nbt(const evaluator& ev) {
     }
     n.nbt = ev.nbt(src);
     n.nbt_version = ++nbt_counter_;
+    ++displays_version_;
     n.nbt_source = &ev;
     n.nbt_source_version = v;
   }
@@ -355,6 +364,7 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
   pool.acquire(display.size(), handle_ids_);
   handles_.resize(display.size());
   handle_of_node_.assign(unodes.size(), -1);
+  ++displays_version_;
   for (std::size_t h = 0; h < display.size(); ++h) {
     const auto u = static_cast<std::size_t>(display[h]);
     handles_[h].node = display[h];
@@ -490,6 +500,7 @@ void playback::follow(const tick_context& ctx, const core::dvec3& feet, float ya
   // (a) root follow (playback.md §4.8): only with movement_distance 0.
   root& scene = roots_[idx(api::space::scene)];
   if (emote_->player().stop_conditions.movement_distance == 0.0 && !(feet == scene.position)) {
+    ++displays_version_;
     if (emote_->two_player()) {
       scene.position = feet;
       roots_[idx(api::space::initiator)].position =
@@ -613,6 +624,7 @@ bool playback::start_compiled(std::span<const content::step> steps, bool have_po
     for (node_rt& n : nodes_) {
       n.set_hidden = true;
     }
+    ++displays_version_;
   }
   return step(0, ctx);
 }
@@ -691,6 +703,7 @@ void playback::at_start(const segment& s) {
   const evaluator& ev = *segment_eval_;
   const prepared_animation& pa = ev.animation();
   // hidden(s): union nodes the Animation does not define.
+  ++displays_version_;
   for (node_rt& n : nodes_) {
     n.set_hidden = true;
   }
@@ -749,9 +762,11 @@ void playback::set_hand_items(content::participant who, const api::item_stack& r
   const std::string l = item_snbt(left);
   if (h[0] != r) {
     h[0] = r;
+    ++displays_version_;
   }
   if (h[1] != l) {
     h[1] = l;
+    ++displays_version_;
   }
 }
 
@@ -780,6 +795,7 @@ void playback::emit(std::vector<api::event>& out) {
   const auto unodes = emote_->union_nodes();
   if (spawn_pending_) {
     spawn_pending_ = false;
+    ++displays_version_;
     for (std::size_t h = 0; h < handles_.size(); ++h) {
       handle_rt& hr = handles_[h];
       const auto u = static_cast<std::size_t>(hr.node);
@@ -849,6 +865,7 @@ void playback::emit(std::vector<api::event>& out) {
   for (std::size_t s = 0; s < 3; ++s) {
     if (space_used_[s] && !(roots_[s].position == emitted_position_[s])) {
       emitted_position_[s] = roots_[s].position;
+      ++displays_version_;
       api::ev_display_move mv;
       mv.session = info_.session;
       mv.space = static_cast<api::space>(s);
@@ -915,6 +932,9 @@ void playback::emit(std::vector<api::event>& out) {
       up.transform = make_transform(hr.emitted);
       up.interpolation_duration = n.interp;
     }
+    if (visible || item) {
+      ++displays_version_;
+    }
     if (visible) {
       hr.emitted_visible = vis;
       up.visible = vis;
@@ -934,6 +954,7 @@ void playback::release_handles(handle_pool& pool) {
   }
   handles_released_ = true;
   pool.release(handle_ids_);
+  ++displays_version_;
 }
 
 template <class Sink>
@@ -986,7 +1007,24 @@ void playback::describe(Sink& s) const {
     s.i64("repeat", (*seg)->repeat);
     s.end_object();
   }
-  // Roots, view.
+  // View.
+  s.f32("view_yaw", view_yaw_);
+  s.f32("relative_yaw", rel_);
+  s.f64("deadzone", deadzone_);
+  s.u64("nbt_counter", nbt_counter_);
+  s.i64("emitted_pack", emitted_pack_);
+  // The display part: as one word when hashing (kept between changes), else walked.
+  if constexpr (std::is_same_v<Sink, core::state_hasher>) {
+    s.u64("displays", displays_digest(s.fresh()));
+  } else {
+    describe_displays(s);
+  }
+  s.end_object();
+}
+
+template <class Sink>
+void playback::describe_displays(Sink& s) const {
+  // Roots.
   s.begin_list("roots");
   for (std::size_t i = 0; i < roots_.size(); ++i) {
     s.begin_object("");
@@ -998,11 +1036,6 @@ void playback::describe(Sink& s) const {
     s.end_object();
   }
   s.end_list();
-  s.f32("view_yaw", view_yaw_);
-  s.f32("relative_yaw", rel_);
-  s.f64("deadzone", deadzone_);
-  s.u64("nbt_counter", nbt_counter_);
-  s.i64("emitted_pack", emitted_pack_);
   s.begin_list("hands");
   for (const auto& who : hands_) {
     for (const std::string& h : who) {
@@ -1034,7 +1067,20 @@ void playback::describe(Sink& s) const {
     s.end_object();
   }
   s.end_object();
-  s.end_object();
+}
+
+std::uint64_t playback::displays_digest(bool fresh) const {
+  if (!fresh && displays_digest_version_ == displays_version_) {
+    return displays_digest_;
+  }
+  core::state_hasher h;
+  describe_displays(h);
+  const std::uint64_t d = h.digest();
+  if (!fresh) {
+    displays_digest_ = d;
+    displays_digest_version_ = displays_version_;
+  }
+  return d;
 }
 
 template void playback::describe(core::state_sink&) const;

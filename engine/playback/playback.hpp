@@ -119,6 +119,10 @@ public:
   /// Instantiated for core::state_sink (any sink) and core::state_hasher (inlined, every tick).
   template <class Sink>
   void describe(Sink& s) const;
+  /// The digest of the display part of describe (roots, hands, nodes, handles), which a
+  /// state_hasher mixes as one word: kept and recomputed only after one of them changed (`fresh`:
+  /// recompute and leave the kept one alone, to check it).
+  [[nodiscard]] std::uint64_t displays_digest(bool fresh) const;
 
   // ----- test hook
   /// Replace the selection generator (playback.md §3.1 allows a scripted source in tests). The
@@ -232,6 +236,14 @@ private:
   std::array<core::dvec3, 3> emitted_position_{};
   std::int8_t emitted_pack_ = 0;
   std::array<std::array<std::string, 2>, 2> hands_; ///< [participant][0 right, 1 left] SNBT
+  /// Bumped by every change to what describe_displays walks (roots_, root_offsets_, space_used_,
+  /// emitted_position_, hands_, nodes_' and handles_' described fields, handle_ids_); the kept
+  /// digest is valid for one version.
+  std::uint64_t displays_version_ = 0;
+  mutable std::uint64_t displays_digest_ = 0;
+  mutable std::uint64_t displays_digest_version_ = ~std::uint64_t{0};
+  template <class Sink>
+  void describe_displays(Sink& s) const;
 
   // evaluators, one per prepared animation (created on first use)
   std::vector<std::unique_ptr<evaluator>> evaluators_;

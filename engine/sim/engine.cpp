@@ -1006,8 +1006,9 @@ void engine::describe_state(core::state_sink& s) const {
   impl_->describe(s);
 }
 
-std::uint64_t engine::state_digest() const {
+std::uint64_t engine::state_digest(bool fresh) const {
   core::state_hasher h;
+  h.set_fresh(fresh);
   impl_->describe(h);
   return h.digest();
 }

@@ -162,8 +162,9 @@ public:
   /// with their playbacks, cooldowns, the idle scheduler, display handles and the world. Call
   /// between ticks (after step()).
   void describe_state(core::state_sink& s) const;
-  /// The 64-bit digest of describe_state.
-  [[nodiscard]] std::uint64_t state_digest() const;
+  /// The 64-bit digest of describe_state. `fresh`: recompute the sub-digests the sessions keep
+  /// between changes (core::state_hasher::set_fresh) — equal unless one was kept wrongly.
+  [[nodiscard]] std::uint64_t state_digest(bool fresh = false) const;
 
 private:
   struct impl;

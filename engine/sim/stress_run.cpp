@@ -266,8 +266,9 @@ void stress_run::describe_state(core::state_sink& s) const {
   describe_instances(s, *impl_);
 }
 
-std::uint64_t stress_run::state_digest() const {
+std::uint64_t stress_run::state_digest(bool fresh) const {
   core::state_hasher h;
+  h.set_fresh(fresh);
   describe_instances(h, *impl_);
   return h.digest();
 }

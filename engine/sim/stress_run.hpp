@@ -75,8 +75,8 @@ public:
   /// The instances' state as the engine describes its sessions' (protocol.md §8 state digests):
   /// the tick, each running instance's playback by index, the handle pool. Between ticks.
   void describe_state(core::state_sink& s) const;
-  /// The 64-bit digest of describe_state (core::state_hasher).
-  [[nodiscard]] std::uint64_t state_digest() const;
+  /// The 64-bit digest of describe_state (core::state_hasher; `fresh` as engine::state_digest).
+  [[nodiscard]] std::uint64_t state_digest(bool fresh = false) const;
 
   /// The Animation each instance plays, in instance order.
   [[nodiscard]] const std::vector<std::string>& assignment() const noexcept;
