@@ -72,8 +72,7 @@ core::result<replay_host, std::string> make_replay_host(const protocol::recordin
              ? protocol::describe_content_change(*rec.header.content_files, now->files)
              : "  (" + std::string(protocol::content_files_unlisted) + ")\n");
     if (!allow_content_change) {
-      return core::failure{differs +
-                           "replay: stopped (use --allow-content-change to replay anyway)"};
+      return core::failure{differs.substr(0, differs.size() - 1)}; // the caller says what now
     }
     out.warning = differs.substr(0, differs.size() - 1);
   }

@@ -260,6 +260,8 @@ TEST_CASE("[engine] exe: a live session (several players, a two-player match, a 
   CHECK(process::run({"replay", rec.string(), "--emotes", (dir / "other").string()}, dir, &out,
                      &err) == 2);
   CHECK_MESSAGE(err.find("differs") != std::string::npos, err);
+  CHECK_MESSAGE(err.ends_with("replay: stopped (use --allow-content-change to replay anyway)\n"),
+                err);
   // A folder that cannot be read is an error of its own.
   CHECK(process::run({"replay", rec.string(), "--emotes", (dir / "nothing").string()}, dir, &out,
                      &err) == 2);
