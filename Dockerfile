@@ -5,23 +5,36 @@
 
 # ---- build -------------------------------------------------------------------------------------
 FROM debian:bookworm AS build
-RUN apt-get update \
+# Package lists and downloaded packages live in build cache mounts (BuildKit, Buildah, Podman):
+# a rebuild does not download them again, and they are not part of any image layer. Each stage
+# has its own (Buildah keeps a locked cache mount locked until the whole build ends).
+RUN --mount=type=cache,id=emote-sim-apt-lists-build,target=/var/lib/apt/lists,sharing=locked \
+    --mount=type=cache,id=emote-sim-apt-archives-build,target=/var/cache/apt/archives,sharing=locked \
+    rm -f /etc/apt/apt.conf.d/docker-clean \
+ && apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      cmake ninja-build g++ pkg-config libboost-dev rapidjson-dev libspdlog-dev libfmt-dev libre2-dev libdeflate-dev \
- && rm -rf /var/lib/apt/lists/*
+      cmake ninja-build g++ ccache pkg-config libboost-dev rapidjson-dev libspdlog-dev libfmt-dev libre2-dev libdeflate-dev
 WORKDIR /src
 # One COPY of the sources (.dockerignore leaves out tests, docs, clients and build trees): every
 # layer costs a copy of the whole tree with some storage drivers.
 COPY . .
-RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMOTE_SIM_TESTS=OFF \
- && cmake --build build --target emote-sim \
+# The compiler cache lives in a build cache mount (BuildKit, Buildah, Podman), so a rebuild after
+# a small change compiles only what changed; it is not part of any image layer.
+RUN --mount=type=cache,id=emote-sim-ccache,target=/var/cache/ccache \
+    CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src CCACHE_MAXSIZE=2G \
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMOTE_SIM_TESTS=OFF \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+ && CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src cmake --build build --target emote-sim \
+ && CCACHE_DIR=/var/cache/ccache ccache --show-stats \
  && strip build/server/emote-sim
 
 # ---- runtime -----------------------------------------------------------------------------------
 FROM debian:bookworm-slim
-RUN apt-get update \
+RUN --mount=type=cache,id=emote-sim-apt-lists-runtime,target=/var/lib/apt/lists,sharing=locked \
+    --mount=type=cache,id=emote-sim-apt-archives-runtime,target=/var/cache/apt/archives,sharing=locked \
+    rm -f /etc/apt/apt.conf.d/docker-clean \
+ && apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libspdlog1.10 libfmt9 libre2-9 libdeflate0 \
- && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/emote-sim --create-home emote-sim \
  && install -d -o emote-sim -g emote-sim /run/emote-sim
 COPY --from=build /src/build/server/emote-sim /usr/local/bin/emote-sim
