@@ -31,8 +31,8 @@ void BM_stress_tick(benchmark::State& state) {
     return;
   }
   const bool fast = state.range(1) != 0;
-  core::set_memo_enabled(fast);
   sim::stress_config cfg;
+  cfg.caches.mode = fast ? core::cache_mode::on : core::cache_mode::off;
   cfg.instances = static_cast<std::size_t>(state.range(0));
   cfg.bake_budget = fast ? cfg.bake_budget : 0;
   sim::stress_run run(content::load_directory(corpus_root(), {}), cfg);
@@ -42,11 +42,10 @@ void BM_stress_tick(benchmark::State& state) {
   for (auto _ : state) {
     const api::frame& f = run.step();
     line.clear();
-    protocol::encode_frame(line, f, false);
+    protocol::encode_frame(line, f, false, cfg.caches);
     bytes += line.size();
     benchmark::DoNotOptimize(line.data());
   }
-  core::set_memo_enabled(true);
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
   state.counters["displays"] = static_cast<double>(run.displays());
 }

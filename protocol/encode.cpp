@@ -69,7 +69,7 @@ struct transform_text {
   std::uint16_t size;
 };
 
-using transform_memo = core::direct_memo<transform_key, transform_text, 15>;
+using transform_memo = core::direct_memo<transform_key, transform_text>;
 
 transform_memo& transform_texts() {
   thread_local transform_memo memo;
@@ -92,21 +92,38 @@ void prefetch_transform(const api::event& e) noexcept {
   }
 }
 
-void transform(json_out& o, const api::transform_record& t, bool matrix) {
-  if (matrix) {
-    write_transform(o, t, true);
+/// A transform's text through the memo as `caches` says (`check`: a hit must equal the text
+/// written afresh, or core::cache_mismatch names the session (0: unknown) and handle).
+void transform(json_out& o, const api::transform_record& t, bool matrix,
+               const core::cache_options& caches, api::session_id session, api::handle_id handle) {
+  if (matrix || caches.mode == core::cache_mode::off) {
+    write_transform(o, t, matrix);
     return;
   }
   transform_memo& memo = transform_texts();
+  memo.resize(caches.transform_text_slots);
   const transform_key k = key_of(t);
-  if (const transform_text* hit = memo.find(k)) {
+  const transform_text* hit = memo.find(k);
+  if (hit != nullptr && caches.mode == core::cache_mode::on) {
     o.raw(std::string_view(hit->text.data(), hit->size));
     return;
   }
   const std::size_t begin = o.buffer().size();
   write_transform(o, t, false);
   const std::size_t n = o.buffer().size() - begin;
-  if (n <= transform_text{}.text.size() && core::memo_enabled()) {
+  if (hit != nullptr) {
+    if (std::string_view(o.buffer()).substr(begin) !=
+        std::string_view(hit->text.data(), hit->size)) {
+      core::cache_mismatch e("transform text memo");
+      if (session != 0) {
+        e.session = session;
+      }
+      e.handle = handle;
+      throw e;
+    }
+    return;
+  }
+  if (n <= transform_text{}.text.size()) {
     transform_text v{};
     std::memcpy(v.text.data(), o.buffer().data() + begin, n);
     v.size = static_cast<std::uint16_t>(n);
@@ -150,6 +167,7 @@ void display_content(json_out& o, api::display_kind kind, const std::string& ite
 struct event_writer {
   json_out& o;
   bool matrix;
+  const core::cache_options& caches;
 
   void session(api::session_id s) {
     o.raw(R"(,"session":)");
@@ -235,7 +253,7 @@ struct event_writer {
     o.raw(R"(,"teleport_duration":)");
     o.i64(e.teleport_duration);
     o.raw(R"(,"transform":)");
-    transform(o, e.transform, matrix);
+    transform(o, e.transform, matrix, caches, e.session, e.handle);
     o.raw(R"(,"visible":)");
     o.boolean(e.visible);
     if (e.skin) {
@@ -278,7 +296,7 @@ struct event_writer {
     o.i64(e.handle);
     if (e.transform) {
       o.raw(R"(,"transform":)");
-      transform(o, *e.transform, matrix);
+      transform(o, *e.transform, matrix, caches, 0, e.handle);
       o.raw(R"(,"interpolation_duration":)");
       o.i64(e.interpolation_duration);
       o.raw(R"(,"start_interpolation":0)");
@@ -456,9 +474,14 @@ std::string with_dropped(std::string_view frame_line, std::uint64_t dropped) {
   return s;
 }
 
-void encode_event(std::string& out, const api::event& e, bool matrix) {
+core::memo_stats transform_text_memo_stats() noexcept {
+  return transform_texts().stats();
+}
+
+void encode_event(std::string& out, const api::event& e, bool matrix,
+                  const core::cache_options& caches) {
   json_out o(out);
-  std::visit(event_writer{o, matrix}, e);
+  std::visit(event_writer{o, matrix, caches}, e);
 }
 
 void encode_frame_head(std::string& out, api::tick_number tick) {
@@ -466,18 +489,20 @@ void encode_frame_head(std::string& out, api::tick_number tick) {
   frame_head(o, tick);
 }
 
-void encode_events(std::string& out, std::span<const api::event> events, bool matrix) {
+void encode_events(std::string& out, std::span<const api::event> events, bool matrix,
+                   const core::cache_options& caches) {
   json_out o(out);
-  event_writer w{o, matrix};
+  event_writer w{o, matrix, caches};
   // The transform texts' memo slots are loaded a few events ahead of their use.
   constexpr std::size_t ahead = 6;
-  if (!matrix) {
+  const bool prefetch = !matrix && caches.mode != core::cache_mode::off;
+  if (prefetch) {
     for (std::size_t i = 0; i < std::min(ahead, events.size()); ++i) {
       prefetch_transform(events[i]);
     }
   }
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (!matrix && i + ahead < events.size()) {
+    if (prefetch && i + ahead < events.size()) {
       prefetch_transform(events[i + ahead]);
     }
     if (i != 0) {
@@ -487,9 +512,15 @@ void encode_events(std::string& out, std::span<const api::event> events, bool ma
   }
 }
 
-void encode_frame(std::string& out, const api::frame& f, bool matrix) {
+void encode_frame(std::string& out, const api::frame& f, bool matrix,
+                  const core::cache_options& caches) {
   encode_frame_head(out, f.tick);
-  encode_events(out, f.events, matrix);
+  try {
+    encode_events(out, f.events, matrix, caches);
+  } catch (core::cache_mismatch& e) {
+    e.tick = f.tick;
+    throw;
+  }
   out.append(frame_tail);
 }
 
@@ -640,7 +671,7 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
   }
   json_out o(out);
   frame_head(o, frame_->tick);
-  event_writer w{o, filter.matrix};
+  event_writer w{o, filter.matrix, caches_};
   count = 0;
   const auto& events = frame_->events;
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -684,7 +715,12 @@ std::shared_ptr<const encoded_frame> frame_encoder::encode(const frame_filter& f
   }
   auto b = take_buffer();
   if (frame_ != nullptr) {
-    write(b->line, filter, b->event_count);
+    try {
+      write(b->line, filter, b->event_count);
+    } catch (core::cache_mismatch& e) {
+      e.tick = frame_->tick;
+      throw;
+    }
     b->packet_count = filter.packets && !packets_.empty() ? packets_.output->entries.size() : 0;
   }
   cache_.emplace_back(filter, b);
@@ -888,7 +924,7 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     o.raw(R"(,"yaw":)");
     o.f32(d.yaw);
     o.raw(R"(,"transform":)");
-    transform(o, d.transform, false);
+    transform(o, d.transform, false, core::cache_options{}, d.session, d.handle);
     o.raw(R"(,"visible":)");
     o.boolean(d.visible);
     o.ch('}');

@@ -9,6 +9,7 @@
 #include "engine/api/event.hpp"
 #include "engine/api/types.hpp"
 #include "engine/core/diagnostic.hpp"
+#include "engine/core/memo.hpp"
 #include "engine/sim/engine.hpp"
 #include "render/renderer.hpp"
 
@@ -84,19 +85,27 @@ void encode_packets_member(std::string& out, const frame_packets& packets);
 /// The same line with `,"dropped":N` before its closing brace (lossy subscribers).
 std::string with_dropped(std::string_view frame_line, std::uint64_t dropped);
 
-/// Append one event object (no separator); `matrix` adds each transform's 16 floats.
-void encode_event(std::string& out, const api::event& e, bool matrix);
+/// Append one event object (no separator); `matrix` adds each transform's 16 floats. Without
+/// matrices a transform's text goes through this thread's memo as `caches` says (`check`: a
+/// stale entry throws core::cache_mismatch).
+void encode_event(std::string& out, const api::event& e, bool matrix,
+                  const core::cache_options& caches = {});
 
 /// Append a frame line with every event (no filter, no sharing): for tests and tools.
-void encode_frame(std::string& out, const api::frame& f, bool matrix);
+void encode_frame(std::string& out, const api::frame& f, bool matrix,
+                  const core::cache_options& caches = {});
 
 /// A frame line in pieces, for callers that encode its events in parts (on several threads):
 /// the head `{"op":"frame","tick":N,"events":[`, the events separated by ',', then frame_tail.
 /// encode_frame() is exactly head + events + tail.
 void encode_frame_head(std::string& out, api::tick_number tick);
 /// Append `events` separated by ',' (no leading or trailing separator).
-void encode_events(std::string& out, std::span<const api::event> events, bool matrix);
+void encode_events(std::string& out, std::span<const api::event> events, bool matrix,
+                   const core::cache_options& caches = {});
 inline constexpr std::string_view frame_tail = "]}\n";
+
+/// This thread's transform-text memo (core::direct_memo): its size and use (metrics).
+[[nodiscard]] core::memo_stats transform_text_memo_stats() noexcept;
 
 /// Encodes each frame once per distinct filter. Feed it every frame in tick order (it tracks
 /// which session and dimension each display handle belongs to, so display.update and friends can
@@ -110,6 +119,9 @@ public:
   /// The frame's line for `filter`, encoded at most once per frame and filter.
   std::shared_ptr<const encoded_frame> encode(const frame_filter& filter);
 
+  /// How transform texts use the memo (the engine configuration's caches); default `on`.
+  void set_caches(const core::cache_options& caches) noexcept { caches_ = caches; }
+
   /// How many distinct variants the current frame has been encoded into.
   [[nodiscard]] std::size_t variant_count() const noexcept { return cache_.size(); }
 
@@ -121,6 +133,7 @@ private:
   std::shared_ptr<encoded_frame> take_buffer();
 
   const api::frame* frame_ = nullptr;
+  core::cache_options caches_;
   frame_packets packets_;
   std::string packets_member_; ///< encode_packets_member of packets_, once per frame
   bool packets_ready_ = false;

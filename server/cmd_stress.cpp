@@ -162,7 +162,7 @@ int cmd_stress(std::span<const std::string_view> argv) {
   options.state_digests = args.has("state-digests");
   if (args.has("reference")) {
     options.instance_config.bake_budget = 0;
-    core::set_memo_enabled(false);
+    options.instance_config.caches.mode = core::cache_mode::off;
   }
 
   std::optional<stress_over> over;

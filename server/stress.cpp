@@ -119,6 +119,7 @@ struct share {
   static constexpr std::size_t batch = 64;
 
   sim::stress_run* run = nullptr;
+  const core::cache_options* caches = nullptr; ///< the run's (the transform-text memo)
   std::size_t begin = 0, end = 0;
   sim::stress_run::part* part = nullptr;
   std::string text; ///< the share's events, comma-separated
@@ -147,7 +148,7 @@ struct share {
           if (!text.empty()) {
             text.push_back(',');
           }
-          protocol::encode_events(text, part->events, false);
+          protocol::encode_events(text, part->events, false, *caches);
         }
         records += part->events.size();
       }
@@ -196,6 +197,7 @@ public:
     const bool split = worker_ && n >= parallel_instances_threshold;
     const std::size_t mid = split ? n / 2 : n;
     shares_[0].run = shares_[1].run = &run_;
+    shares_[0].caches = shares_[1].caches = &options_.instance_config.caches;
     shares_[0].part = &parts_[0];
     shares_[1].part = &parts_[1];
     shares_[0].begin = 0;
@@ -461,7 +463,7 @@ private:
       count_packets(whole_packets_);
       whole_.swap(whole_packets_.bytes);
     } else {
-      protocol::encode_frame(whole_, f, false);
+      protocol::encode_frame(whole_, f, false, options_.instance_config.caches);
     }
     records_ += f.events.size();
     bytes_ += whole_.size();

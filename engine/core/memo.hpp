@@ -5,34 +5,102 @@
 // depends on whether, or how well, the memo works. Each thread that uses one has its own
 // (callers keep them thread_local); no allocation after the first fill of a slot's value.
 //
-// `memo_enabled(false)` turns every memo off process-wide (tests compare output with memos on
-// and off; `emote-sim stress --reference`).
+// Whether a memo is used at all is the caller's explicit option (core::cache_options, carried by
+// the engine and stress configurations): `on`, `off` (compute every time: `emote-sim stress
+// --reference`), or `check` (`--check-caches`: every hit is recomputed and compared, and the
+// first mismatch stops the run with a core::cache_mismatch naming where it happened).
 
 #include "engine/core/state_digest.hpp"
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace emote::core {
 
-namespace detail {
-inline std::atomic<bool>& memo_switch() noexcept {
-  static std::atomic<bool> on{true};
-  return on;
-}
-} // namespace detail
+/// How a cache is used: looked up (`on`), bypassed (`off`), or looked up and every hit checked
+/// against a fresh computation (`check`).
+enum class cache_mode : std::uint8_t { on, off, check };
 
-inline void set_memo_enabled(bool on) noexcept {
-  detail::memo_switch().store(on, std::memory_order_relaxed);
+/// The caches' options, explicit per engine / stress run / encoder.
+struct cache_options {
+  cache_mode mode = cache_mode::on;
+  /// Slots of the per-thread memos (powers of two, min_memo_slots..max_memo_slots): matrix
+  /// decompositions (engine) and transform texts (protocol encoder).
+  std::uint32_t decomposition_slots = 32768;
+  std::uint32_t transform_text_slots = 32768;
+
+  static constexpr std::uint32_t min_memo_slots = 16;
+  static constexpr std::uint32_t max_memo_slots = std::uint32_t{1} << 24;
+  friend bool operator==(const cache_options&, const cache_options&) = default;
+};
+
+/// Why memo slot counts cannot be used (not a power of two, out of range); nullopt when valid.
+[[nodiscard]] inline std::optional<std::string> memo_slots_problem(std::uint64_t slots) {
+  if (slots < cache_options::min_memo_slots || slots > cache_options::max_memo_slots ||
+      (slots & (slots - 1)) != 0) {
+    return "must be a power of two from " + std::to_string(cache_options::min_memo_slots) + " to " +
+           std::to_string(cache_options::max_memo_slots);
+  }
+  return std::nullopt;
 }
-[[nodiscard]] inline bool memo_enabled() noexcept {
-  return detail::memo_switch().load(std::memory_order_relaxed);
-}
+
+/// A cached value that differs from the value computed afresh (`check` mode). The layers it
+/// passes through fill in what they know: the tick, the session, the display handle.
+class cache_mismatch : public std::runtime_error {
+public:
+  explicit cache_mismatch(std::string cache_name)
+      : std::runtime_error("cache mismatch"), cache(std::move(cache_name)) {}
+
+  std::string cache; ///< "decomposition memo", "baked pose", "player view", ...
+  std::optional<std::int64_t> tick;
+  std::optional<std::int64_t> session;
+  std::optional<std::int64_t> handle;
+  std::string detail; ///< what was compared (a node, a player)
+
+  /// `cache mismatch in the <cache> at tick T, session S, handle H (<detail>)`.
+  [[nodiscard]] std::string text() const {
+    std::string s = "cache mismatch in the " + cache;
+    const auto add = [&s](const char* name, const std::optional<std::int64_t>& v, bool& first) {
+      if (v) {
+        s += first ? " at " : ", ";
+        s += name;
+        s += ' ';
+        s += std::to_string(*v);
+        first = false;
+      }
+    };
+    bool first = true;
+    add("tick", tick, first);
+    add("session", session, first);
+    add("handle", handle, first);
+    if (!detail.empty()) {
+      s += " (" + detail + ")";
+    }
+    return s;
+  }
+  [[nodiscard]] const char* what() const noexcept override {
+    message_ = text();
+    return message_.c_str();
+  }
+
+private:
+  mutable std::string message_;
+};
+
+/// A memo's size and use so far (metrics).
+struct memo_stats {
+  std::uint64_t slots = 0;   ///< configured slots
+  std::uint64_t entries = 0; ///< slots holding a value
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+};
 
 /// 64-bit hash of a key's bytes, read as 8-byte words (keys are padded to whole words).
 template <class Key>
@@ -48,27 +116,44 @@ template <class Key>
   return h;
 }
 
-template <class Key, class Value, std::size_t SlotsLog2>
+template <class Key, class Value>
 class direct_memo {
 public:
   static_assert(std::is_trivially_copyable_v<Key>);
-  static constexpr std::size_t slots = std::size_t{1} << SlotsLog2;
+  static_assert(std::is_trivially_copyable_v<Value>);
 
-  /// The stored value for `key`, or null (a miss, or memos are off).
-  [[nodiscard]] const Value* find(const Key& key) noexcept {
-    if (!memo_enabled()) {
-      return nullptr;
+  /// Use `slots` slots (a power of two, see memo_slots_problem); a change empties the memo.
+  void resize(std::uint32_t slots) {
+    if (slots == slots_) {
+      return;
     }
-    ensure();
-    const slot& s = table_[index(key)];
-    return s.used && std::memcmp(&s.key, &key, sizeof(Key)) == 0 ? &s.value : nullptr;
+    table_.reset();
+    slots_ = slots;
+    shift_ = 64;
+    for (std::uint32_t n = slots; n > 1; n >>= 1) {
+      --shift_;
+    }
+    stats_.entries = 0;
+  }
+
+  /// The stored value for `key`, or null (a miss).
+  [[nodiscard]] const Value* find(const Key& key) noexcept {
+    if (table_) {
+      const slot& s = table_[index(key)];
+      if (s.used && std::memcmp(&s.key, &key, sizeof(Key)) == 0) {
+        ++stats_.hits;
+        return &s.value;
+      }
+    }
+    ++stats_.misses;
+    return nullptr;
   }
 
   /// Start loading the slot of `key` into cache, for a find() a little later: with many
   /// instances the table is far larger than the cache, and a lookup is a memory round trip that
   /// a prefetch issued some work earlier hides.
   void prefetch(const Key& key) noexcept {
-    if (!table_ || !memo_enabled()) {
+    if (!table_) {
       return;
     }
     const char* p = reinterpret_cast<const char*>(&table_[index(key)]);
@@ -79,17 +164,34 @@ public:
   }
 
   /// Store `value` for `key` (replacing whatever the slot held); returns the stored value.
-  /// Does nothing and returns `value` when memos are off.
   const Value& store(const Key& key, const Value& value) {
-    if (!memo_enabled()) {
-      return value;
+    if (!table_) {
+      table_ = std::make_unique<slot[]>(slots_);
     }
-    ensure();
     slot& s = table_[index(key)];
+    stats_.entries += s.used ? 0 : 1;
     std::memcpy(&s.key, &key, sizeof(Key));
     s.value = value;
     s.used = true;
     return s.value;
+  }
+
+  [[nodiscard]] memo_stats stats() const noexcept {
+    memo_stats s = stats_;
+    s.slots = slots_;
+    return s;
+  }
+
+  /// Test only: flips one bit in the value of the first used slot, as a memory error would;
+  /// false when the memo holds nothing.
+  bool corrupt_one_entry_for_test() noexcept {
+    for (std::uint32_t i = 0; table_ && i < slots_; ++i) {
+      if (table_[i].used) {
+        reinterpret_cast<unsigned char*>(&table_[i].value)[0] ^= 0x10;
+        return true;
+      }
+    }
+    return false;
   }
 
 private:
@@ -98,16 +200,14 @@ private:
     Value value{};
     bool used = false;
   };
-  static std::size_t index(const Key& key) noexcept {
-    return static_cast<std::size_t>(memo_hash(key) >> (64 - SlotsLog2));
-  }
-  void ensure() {
-    if (!table_) {
-      table_ = std::make_unique<slot[]>(slots);
-    }
+  [[nodiscard]] std::size_t index(const Key& key) const noexcept {
+    return static_cast<std::size_t>(memo_hash(key) >> shift_);
   }
 
   std::unique_ptr<slot[]> table_;
+  std::uint32_t slots_ = 32768;
+  unsigned shift_ = 64 - 15;
+  memo_stats stats_;
 };
 
 } // namespace emote::core

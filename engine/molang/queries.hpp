@@ -32,6 +32,7 @@ struct item_view {
   std::string name;
   bool charged = false;
   [[nodiscard]] bool empty() const noexcept { return name.empty(); }
+  friend bool operator==(const item_view&, const item_view&) = default;
 };
 
 /// Every input of molang.md §5.2/§5.3 for the playback's initiator (players.md §1.1 plus the
@@ -93,6 +94,8 @@ struct player_view {
   [[nodiscard]] const item_view& off_hand() const noexcept {
     return main_arm == core::physical_arm::right ? left_hand : right_hand;
   }
+  /// Field by field (the engine's cache check compares a kept view with a fresh one).
+  friend bool operator==(const player_view&, const player_view&) = default;
 };
 
 /// The 56 scalar queries (molang.md §5.1 then §5.2 order).

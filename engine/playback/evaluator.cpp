@@ -6,6 +6,8 @@
 #include "engine/playback/channels.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <string>
 
 namespace emote::playback {
 
@@ -154,6 +156,49 @@ bool evaluator::apply_nbt(std::int32_t node, std::int64_t t, const eval_env& env
   return true;
 }
 
+bool evaluator::runtime_world(std::int32_t i, std::int64_t t, const eval_env& env,
+                              std::uint32_t& position, std::uint32_t& rotation,
+                              std::uint32_t& scale, math::mat4f& out) {
+  const auto idx = static_cast<std::size_t>(i);
+  const prepared_node& p = animation_->prepared()[idx];
+  const content::node& node = animation_->nodes()[idx];
+  const content::node_tracks& tr = animation_->tracks(i);
+  math::mat4f local;
+  if (!p.has_vector_tracks) {
+    local = p.constant_local;
+  } else {
+    std::array<double, 3> pos{};
+    std::array<double, 3> scl{};
+    math::quatf rot;
+    if (!vector_channel(tr.position, position, node.transform.position, t, env, pos) ||
+        !vector_channel(tr.scale, scale, node.transform.scale, t, env, scl) ||
+        !rotation_channel(tr.rotation, rotation, node.transform.rotation, t, env, rot)) {
+      return false;
+    }
+    local = local_from(pos, rot, scl);
+  }
+  out = p.parent >= 0 ? math::affine_mul(state_[static_cast<std::size_t>(p.parent)].world, local)
+                      : local;
+  return true;
+}
+
+void evaluator::check_baked(std::int32_t i, std::int64_t t, const eval_env& env) {
+  // The node's own cursors stay where begin() put them: a baked node never moves them.
+  const node_state& s = state_[static_cast<std::size_t>(i)];
+  std::uint32_t position = s.position;
+  std::uint32_t rotation = s.rotation;
+  std::uint32_t scale = s.scale;
+  math::mat4f fresh;
+  const bool ok = runtime_world(i, t, env, position, rotation, scale, fresh);
+  if (!ok || std::memcmp(&fresh, &s.world, sizeof fresh) != 0) {
+    core::cache_mismatch m("baked pose");
+    m.session = env.session;
+    m.detail = "node " + animation_->nodes()[static_cast<std::size_t>(i)].id + " of " +
+               animation_->source().id + " at animation tick " + std::to_string(t);
+    throw m;
+  }
+}
+
 bool evaluator::evaluate(std::int64_t t, double delta, const eval_env& env) {
   const prepared_animation& a = *animation_;
   queries_.anim_time = static_cast<double>(t) / 20.0;
@@ -186,26 +231,14 @@ bool evaluator::evaluate(std::int64_t t, double delta, const eval_env& env) {
     case pose_source::table_per_tick:
       s.world = a.table(p.table + tick_index);
       break;
-    case pose_source::runtime: {
-      math::mat4f local;
-      if (!p.has_vector_tracks) {
-        local = p.constant_local;
-      } else {
-        std::array<double, 3> pos{};
-        std::array<double, 3> scale{};
-        math::quatf rot;
-        if (!vector_channel(tr.position, s.position, node.transform.position, t, env, pos) ||
-            !vector_channel(tr.scale, s.scale, node.transform.scale, t, env, scale) ||
-            !rotation_channel(tr.rotation, s.rotation, node.transform.rotation, t, env, rot)) {
-          return false;
-        }
-        local = local_from(pos, rot, scale);
+    case pose_source::runtime:
+      if (!runtime_world(i, t, env, s.position, s.rotation, s.scale, s.world)) {
+        return false;
       }
-      s.world = p.parent >= 0
-                    ? math::affine_mul(state_[static_cast<std::size_t>(p.parent)].world, local)
-                    : local;
       break;
     }
+    if (p.pose != pose_source::runtime && env.caches == core::cache_mode::check) {
+      check_baked(i, t, env);
     }
     if (p.anchor) {
       continue;

@@ -7,6 +7,7 @@
 // may allocate) when an NBT keyframe is applied.
 
 #include "engine/core/java_random.hpp"
+#include "engine/core/memo.hpp"
 #include "engine/core/snbt.hpp"
 #include "engine/math/types.hpp"
 #include "engine/molang/molang.hpp"
@@ -25,6 +26,10 @@ struct eval_env {
   const molang::player_view* player = nullptr;
   core::java_random* rng = nullptr;
   op_budget* budget = nullptr;
+  /// `check`: every baked pose is also evaluated and compared (core::cache_mismatch names the
+  /// session and node); `off`: baked poses are used all the same (they are load-time content).
+  core::cache_mode caches = core::cache_mode::on;
+  api::session_id session = 0; ///< for the mismatch report
 };
 
 class evaluator {
@@ -80,6 +85,12 @@ private:
                         const std::array<double, 3>& fallback, std::int64_t t, const eval_env& env,
                         math::quatf& out);
   bool apply_nbt(std::int32_t node, std::int64_t t, const eval_env& env);
+  /// Node `i`'s world matrix at tick `t` the way unbaked nodes get it (its parent's world must
+  /// be current); false on a run-time failure.
+  bool runtime_world(std::int32_t i, std::int64_t t, const eval_env& env, std::uint32_t& position,
+                     std::uint32_t& rotation, std::uint32_t& scale, math::mat4f& out);
+  /// `check` mode: node `i`'s baked pose against runtime_world; throws core::cache_mismatch.
+  void check_baked(std::int32_t i, std::int64_t t, const eval_env& env);
 
   const prepared_animation* animation_;
   molang_host molang_;

@@ -7,6 +7,7 @@
 #include "engine/math/view.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -64,17 +65,41 @@ std::string item_snbt(const api::item_stack& s) {
 // Many playbacks show the same matrices (the same Animation at the same tick and root yaw), so
 // the decomposition, a pure function of the 16 floats, is memoised per thread (slots of 64 + 56
 // bytes, so that more of them stay in cache).
-using decomposition_memo = core::direct_memo<math::mat4f, math::decomposition, 15>;
+using decomposition_memo = core::direct_memo<math::mat4f, math::decomposition>;
 
 decomposition_memo& decompositions() {
   thread_local decomposition_memo memo;
   return memo;
 }
 
-api::transform_record make_transform(const math::mat4f& m) {
+/// The decomposition of `m` through the memo as `caches` says (`check`: a hit must equal the
+/// fresh decomposition bit for bit, or core::cache_mismatch names the session and handle).
+math::decomposition decomposition_of(const math::mat4f& m, const core::cache_options& caches,
+                                     api::session_id session, api::handle_id handle) {
+  if (caches.mode == core::cache_mode::off) {
+    return math::decompose(m);
+  }
   decomposition_memo& memo = decompositions();
+  memo.resize(caches.decomposition_slots);
   const math::decomposition* hit = memo.find(m);
-  const math::decomposition d = hit != nullptr ? *hit : memo.store(m, math::decompose(m));
+  if (hit == nullptr) {
+    return memo.store(m, math::decompose(m));
+  }
+  if (caches.mode == core::cache_mode::check) {
+    const math::decomposition fresh = math::decompose(m);
+    if (std::memcmp(&fresh, hit, sizeof fresh) != 0) {
+      core::cache_mismatch e("decomposition memo");
+      e.session = session;
+      e.handle = handle;
+      throw e;
+    }
+  }
+  return *hit;
+}
+
+api::transform_record make_transform(const math::mat4f& m, const core::cache_options& caches,
+                                     api::session_id session, api::handle_id handle) {
+  const math::decomposition d = decomposition_of(m, caches, session, handle);
   api::transform_record r;
   r.matrix = m.row_major();
   r.translation = {d.translation.x, d.translation.y, d.translation.z};
@@ -102,6 +127,14 @@ std::int64_t floor_mod(std::int64_t a, std::int64_t b) noexcept {
 }
 
 } // namespace
+
+core::memo_stats decomposition_memo_stats() noexcept {
+  return decompositions().stats();
+}
+
+bool corrupt_decomposition_memo_for_test() noexcept {
+  return decompositions().corrupt_one_entry_for_test();
+}
 
 // ---------------------------------------------------------------------------------------------
 // construction and queries
@@ -427,7 +460,7 @@ eval_env playback::env_for(const tick_context& ctx) noexcept {
     ops_.session_left = ctx.session_tick_ops;
   }
   ops_.server_left = ctx.server_ops_left;
-  return eval_env{ctx.player, &session_rng_, &ops_};
+  return eval_env{ctx.player, &session_rng_, &ops_, info_.caches.mode, info_.session};
 }
 
 bool playback::begin_cycle(std::int64_t t0, std::int32_t loop_count, tick_context& ctx) {
@@ -831,7 +864,7 @@ void playback::emit(std::vector<api::event>& out) {
       sp.yaw = rel_;
       sp.teleport_duration = teleport_duration();
       const math::mat4f m = display_matrix(hr.node);
-      sp.transform = make_transform(m);
+      sp.transform = make_transform(m, info_.caches, info_.session, sp.handle);
       sp.visible = effective_visible(hr);
       sp.skin = info.skin;
       hr.seen_world = n.world;
@@ -929,7 +962,7 @@ void playback::emit(std::vector<api::event>& out) {
         out.emplace_back(std::in_place_type<api::ev_display_update>));
     up.handle = handle_ids_[h];
     if (transform) {
-      up.transform = make_transform(hr.emitted);
+      up.transform = make_transform(hr.emitted, info_.caches, info_.session, up.handle);
       up.interpolation_duration = n.interp;
     }
     if (visible || item) {

@@ -21,6 +21,7 @@
 
 #include "engine/api/event.hpp"
 #include "engine/core/java_random.hpp"
+#include "engine/core/memo.hpp"
 #include "engine/math/types.hpp"
 #include "engine/molang/molang.hpp"
 #include "engine/playback/evaluator.hpp"
@@ -58,7 +59,16 @@ struct start_info {
   session_generators generators; ///< make_session_generators(server_seed, session number)
   api::item_stack right_hand;    ///< the initiator's hands (participant_hand items)
   api::item_stack left_hand;
+  /// The caches' options (the engine's or stress run's configuration): the decomposition memo
+  /// and baked poses are used, bypassed or checked (core::cache_mode).
+  core::cache_options caches;
 };
+
+/// This thread's matrix-decomposition memo (core::direct_memo): its size and use (metrics).
+[[nodiscard]] core::memo_stats decomposition_memo_stats() noexcept;
+/// Test only: flip a bit of one entry of this thread's decomposition memo (false: it is empty),
+/// the corruption `--check-caches` exists to catch.
+bool corrupt_decomposition_memo_for_test() noexcept;
 
 /// The per-call environment of the phases that evaluate or run events.
 struct tick_context {

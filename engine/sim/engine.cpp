@@ -158,7 +158,7 @@ struct engine::impl final : rules::idle_host {
   }
 
   playback::tick_context context_for(const session& s) {
-    return playback::tick_context{now, view_for(s.initiator.player), &out.events,
+    return playback::tick_context{now, view_for(s.initiator.player, s.id), &out.events,
                                   config.molang_session_tick_ops == 0
                                       ? molang::unlimited_ops
                                       : config.molang_session_tick_ops,
@@ -182,7 +182,9 @@ struct engine::impl final : rules::idle_host {
     return p != nullptr && p->since < now;
   }
 
-  const molang::player_view* view_for(std::string_view player) {
+  /// The player's Molang view, rebuilt only when the player changed; with `check` caches a
+  /// kept view is compared with a fresh one (core::cache_mismatch names `session`).
+  const molang::player_view* view_for(std::string_view player, session_id session) {
     const world::player_state* p = players.find(player);
     if (p == nullptr) {
       return nullptr;
@@ -195,11 +197,29 @@ struct engine::impl final : rules::idle_host {
     if (v.dirty) {
       fill_view(*p, v.view);
       v.dirty = false;
+    } else if (config.caches.mode == core::cache_mode::check) {
+      check_view(*p, v.view, session);
     }
     v.view.yaw_prev = p->yaw_prev;
     v.view.eye_in_water = world::eye_in_water(*p, world);
     v.view.hidden_by_emote = hidden_by_emote(player);
     return &v.view;
+  }
+
+  void check_view(const world::player_state& p, const molang::player_view& kept,
+                  session_id session) {
+    molang::player_view fresh;
+    fill_view(p, fresh);
+    // The per-use fields are set on every use anyway (view_for).
+    fresh.yaw_prev = kept.yaw_prev;
+    fresh.eye_in_water = kept.eye_in_water;
+    fresh.hidden_by_emote = kept.hidden_by_emote;
+    if (!(fresh == kept)) {
+      core::cache_mismatch e("player view");
+      e.session = session;
+      e.detail = "player " + p.id;
+      throw e;
+    }
   }
 
   void mark_dirty(std::string_view player) {
@@ -568,6 +588,7 @@ struct engine::impl final : rules::idle_host {
     info.generators = playback::make_session_generators(config.seed, s.id);
     info.right_hand = player.right_hand;
     info.left_hand = player.left_hand;
+    info.caches = config.caches;
     s.pb = std::make_unique<playback::playback>(prepared, std::move(info));
     s.prepared = std::move(prepared);
 
@@ -884,13 +905,30 @@ tick_number engine::tick() const noexcept {
   return impl_->now;
 }
 
+namespace {
+/// A cache check that failed below names the tick it failed in.
+template <class F>
+decltype(auto) stamp_tick(tick_number now, F&& f) {
+  try {
+    return f();
+  } catch (core::cache_mismatch& e) {
+    if (!e.tick) {
+      e.tick = now;
+    }
+    throw;
+  }
+}
+} // namespace
+
 reply engine::apply(const input& in) {
   impl_->open_tick();
-  return std::visit([this](const auto& v) { return impl_->apply(v); }, in);
+  return stamp_tick(impl_->now, [&] {
+    return std::visit([this](const auto& v) { return impl_->apply(v); }, in);
+  });
 }
 
 frame& engine::step() {
-  return impl_->step();
+  return stamp_tick(impl_->now, [&]() -> frame& { return impl_->step(); });
 }
 
 void engine::reload(std::shared_ptr<const content::catalog> catalog) {

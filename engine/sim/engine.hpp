@@ -12,6 +12,7 @@
 
 #include "engine/api/event.hpp"
 #include "engine/api/types.hpp"
+#include "engine/core/memo.hpp"
 #include "engine/core/state_digest.hpp"
 #include "engine/rules/access.hpp"
 #include "engine/rules/cooldowns.hpp"
@@ -59,6 +60,10 @@ struct engine_config {
   /// together (0 = unlimited). Counted, not timed: a replay stops the same sessions.
   std::uint64_t molang_session_tick_ops = default_molang_session_tick_ops;
   std::uint64_t molang_server_tick_ops = default_molang_server_tick_ops;
+  /// The caches (memos, baked poses, players' Molang views): used, bypassed or checked
+  /// (`--check-caches`: a step that finds a stale entry throws core::cache_mismatch with its
+  /// tick, session and handle; the engine must not be used after that), and the memo sizes.
+  core::cache_options caches;
 
   /// Test only, never set by configuration: ticks added to every effective cooldown, a
   /// perturbed rule whose replay diverges in state before it does in output (protocol.md §8).

@@ -119,6 +119,7 @@ struct stress_run::impl {
       const std::int64_t seed = rules::stress_seed + static_cast<std::int64_t>(i + 1);
       info.generators =
           playback::session_generators{core::java_random(seed), core::java_random(seed)};
+      info.caches = config.caches;
       instance& in = instances[i];
       in.pb = std::make_unique<playback::playback>(std::move(prepared), std::move(info));
       auto ctx = context();
@@ -144,6 +145,16 @@ struct stress_run::impl {
       return;
     }
     e = std::min(e, instances.size());
+    try {
+      advance_instances(b, e, events, failed);
+    } catch (core::cache_mismatch& m) {
+      m.tick = tick; // core::cache_mode::check
+      throw;
+    }
+  }
+
+  void advance_instances(std::size_t b, std::size_t e, std::vector<api::event>& events,
+                         std::vector<std::size_t>& failed) {
     auto ctx = context();
     // Each instance emits right after it advances, while its state is still in cache. Instances
     // do not interact (no players, no commands), so this frame equals advancing all, then

@@ -10,6 +10,7 @@
 //   finish()  every instance stops (remove records), handles are released     the last tick
 
 #include "engine/api/event.hpp"
+#include "engine/core/memo.hpp"
 #include "engine/core/state_digest.hpp"
 #include "engine/core/vec.hpp"
 
@@ -33,6 +34,8 @@ struct stress_config {
   std::string dimension = "minecraft:overworld";
   /// Bytes of baked per-tick poses (0: every pose is evaluated per tick; output is the same).
   std::size_t bake_budget = std::size_t{64} << 20;
+  /// The decomposition memo: used (default), bypassed (`stress --reference`) or checked.
+  core::cache_options caches;
 };
 
 class stress_run {

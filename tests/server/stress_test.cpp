@@ -39,11 +39,6 @@ server::stress_options quick(std::size_t instances, std::size_t recipients) {
   return o;
 }
 
-/// Memos back on whatever a check does.
-struct memo_guard {
-  ~memo_guard() { core::set_memo_enabled(true); }
-};
-
 } // namespace
 
 TEST_CASE("stress: every instance runs, every tick is sampled, every recipient reads it all") {
@@ -68,7 +63,6 @@ TEST_CASE("stress: every instance runs, every tick is sampled, every recipient r
 }
 
 TEST_CASE("stress: the same run twice, and every fast path on or off, gives the same bytes") {
-  memo_guard guard;
   const auto catalog = fixture_catalog();
   const auto base = server::run_stress(catalog, quick(300, 4));
 
@@ -77,17 +71,20 @@ TEST_CASE("stress: the same run twice, and every fast path on or off, gives the 
   serial.simd = false;
   auto reference = serial;
   reference.instance_config.bake_budget = 0;
+  reference.instance_config.caches.mode = core::cache_mode::off;
+  auto checked = serial;
+  checked.instance_config.caches.mode = core::cache_mode::check;
 
   const auto again = server::run_stress(catalog, quick(300, 4));
   const auto one_thread = server::run_stress(catalog, serial);
-  core::set_memo_enabled(false);
   const auto unoptimised = server::run_stress(catalog, reference);
-  core::set_memo_enabled(true);
+  const auto check = server::run_stress(catalog, checked); // throws on a stale entry
 
   CHECK(again.checksum == base.checksum);
   CHECK(one_thread.checksum == base.checksum);
   CHECK(unoptimised.checksum == base.checksum);
   CHECK(unoptimised.bytes == base.bytes);
+  CHECK(check.checksum == base.checksum);
   CHECK(unoptimised.records == base.records);
 
   // A different run gives a different checksum (the checksum does cover the bytes).
@@ -160,17 +157,17 @@ TEST_CASE("fast paths on and off give the same scenario output byte for byte") {
   // Mixed content through the real Engine: a random Sequence with Molang, a looping Animation
   // with events, a two-player placement (the golden scenarios), with baked poses and memoised
   // decompositions and transform texts, then with none of them.
-  memo_guard guard;
   const std::filesystem::path golden =
       std::filesystem::path(EMOTE_SIM_SOURCE_DIR) / "tests" / "golden";
   for (const char* name : {"random_sequence", "loop_events", "two_player"}) {
     auto s = protocol::load_scenario(golden / (std::string(name) + ".json"));
     REQUIRE_MESSAGE(s, name);
-    auto factory = [](std::size_t bake) {
-      return [bake](const protocol::scenario& sc)
+    auto factory = [](std::size_t bake, core::cache_mode caches) {
+      return [bake, caches](const protocol::scenario& sc)
                  -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
         sim::engine_config cfg = sc.engine;
         cfg.bake_budget = bake;
+        cfg.caches.mode = caches;
         auto host = server::engine_host::create(server::make_content_loader(), sc.emotes, cfg);
         if (!host) {
           return core::failure{host.error()};
@@ -178,10 +175,12 @@ TEST_CASE("fast paths on and off give the same scenario output byte for byte") {
         return std::unique_ptr<protocol::sim_host>(std::move(*host));
       };
     };
-    const auto fast = protocol::run_scenario(*s, factory(std::size_t{64} << 20));
-    core::set_memo_enabled(false);
-    const auto plain = protocol::run_scenario(*s, factory(0));
-    core::set_memo_enabled(true);
+    const auto fast =
+        protocol::run_scenario(*s, factory(std::size_t{64} << 20, core::cache_mode::on));
+    const auto plain = protocol::run_scenario(*s, factory(0, core::cache_mode::off));
+    const auto checked =
+        protocol::run_scenario(*s, factory(std::size_t{64} << 20, core::cache_mode::check));
+    CHECK_MESSAGE(checked.output == fast.output, name);
     CHECK_MESSAGE(fast.passed, name << ": " << fast.failure);
     CHECK(fast.output.size() > 1000);
     CHECK_MESSAGE(fast.output == plain.output, name);
