@@ -27,10 +27,6 @@ using F = api::player_fields;
 /// Cells one world.blocks request may touch (docs/guide/wire-format.md "Client ops").
 constexpr std::uint64_t max_block_cells = std::uint64_t{1} << 24;
 
-std::string_view sv(const Value& v) {
-  return {v.GetString(), v.GetStringLength()};
-}
-
 std::string member_path(const std::string& base, std::string_view key) {
   std::string p = base;
   p.push_back('.');
@@ -183,7 +179,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string");
     }
-    auto id = core::parse_resource_location(sv(v));
+    auto id = core::parse_resource_location(json::string_of(v));
     if (v.GetStringLength() == 0 || !id || id->back() == ':') {
       return fail(path, "must be a resource location like minecraft:overworld");
     }
@@ -197,7 +193,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string");
     }
-    auto e = api::parse_enum<E>(sv(v));
+    auto e = api::parse_enum<E>(json::string_of(v));
     if (!e) {
       std::string choices;
       for (std::size_t i = 0; i < core::enumerator_count<E>(); ++i) {
@@ -218,7 +214,7 @@ struct checker {
     if (!v.IsString()) {
       return fail(path, "must be a string (an item id or SNBT compound) or null");
     }
-    auto parsed = parse_item(sv(v));
+    auto parsed = parse_item(json::string_of(v));
     if (!parsed) {
       return fail(path, parsed.error());
     }
@@ -234,10 +230,10 @@ struct checker {
     out.clear();
     for (const auto& m : v.GetObject()) {
       T value{};
-      if (!(this->*read)(m.value, member_path(path, sv(m.name)), value)) {
+      if (!(this->*read)(m.value, member_path(path, json::string_of(m.name)), value)) {
         return false;
       }
-      out[std::string(sv(m.name))] = value;
+      out[std::string(json::string_of(m.name))] = value;
     }
     return true;
   }
@@ -334,7 +330,7 @@ bool read_skin_textures(checker& c, const Value& v, std::map<std::string, api::s
     return c.fail(at, "must have at most " + std::to_string(max_skin_textures) + " entries");
   }
   for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
-    const std::string key(sv(m->name));
+    const std::string key(json::string_of(m->name));
     const std::string path = member_path(at, key);
     if (!m->value.IsObject()) {
       return c.fail(path, "must be an object with value and optional signature");
@@ -476,9 +472,9 @@ body_result op_hello(checker& c, const Value& m) {
       c.fail("$.role", "must be a string");
       return std::nullopt;
     }
-    if (sv(*v) == "controller") {
+    if (json::string_of(*v) == "controller") {
       h.role = client_role::controller;
-    } else if (sv(*v) == "observer") {
+    } else if (json::string_of(*v) == "observer") {
       h.role = client_role::observer;
     } else {
       c.fail("$.role", "must be one of: controller, observer");
@@ -551,9 +547,9 @@ body_result op_subscribe(checker& c, const Value& m) {
         c.fail(path, "must be a string");
         return std::nullopt;
       }
-      const std::uint32_t mask = event_type_mask(sv((*v)[i]));
+      const std::uint32_t mask = event_type_mask(json::string_of((*v)[i]));
       if (mask == 0) {
-        c.fail(path, "unknown event type or prefix: " + std::string(sv((*v)[i])));
+        c.fail(path, "unknown event type or prefix: " + std::string(json::string_of((*v)[i])));
         return std::nullopt;
       }
       s.filter.types |= mask;
@@ -977,7 +973,7 @@ body_result op_world_blocks(checker& c, const Value& m) {
       c.fail(path + ".block", "must be a string");
       return std::nullopt;
     }
-    const std::string_view b = sv(*block);
+    const std::string_view b = json::string_of(*block);
     if (b == "air") {
       edit.kind = api::block_kind::passable;
     } else if (auto k = api::parse_enum<api::block_kind>(b)) {
@@ -1061,17 +1057,18 @@ std::string duplicate_key(const Value& v, const std::string& path, bool root) {
   std::vector<std::string_view> keys;
   keys.reserve(v.MemberCount());
   for (const auto& m : v.GetObject()) {
-    keys.push_back(sv(m.name));
+    keys.push_back(json::string_of(m.name));
   }
   std::sort(keys.begin(), keys.end());
   if (auto twin = std::adjacent_find(keys.begin(), keys.end()); twin != keys.end()) {
     return member_path(path, *twin);
   }
   for (const auto& m : v.GetObject()) {
-    if (root && sv(m.name) == "document") {
+    if (root && json::string_of(m.name) == "document") {
       continue;
     }
-    if (auto d = duplicate_key(m.value, member_path(path, sv(m.name)), false); !d.empty()) {
+    if (auto d = duplicate_key(m.value, member_path(path, json::string_of(m.name)), false);
+        !d.empty()) {
       return d;
     }
   }
@@ -1103,7 +1100,7 @@ core::result<request, decode_failure> decode_request(std::string_view line) {
     if (auto i = as_int64(*id); i && !id->IsDouble()) {
       r.id = *i;
     } else if (id->IsString()) {
-      r.id = std::string(sv(*id));
+      r.id = std::string(json::string_of(*id));
     } else if (!id->IsNull()) {
       return failed({}, api::error_code::bad_request, "must be a string or an integer", "$.id");
     }
@@ -1123,9 +1120,9 @@ core::result<request, decode_failure> decode_request(std::string_view line) {
   if (!op->IsString()) {
     return failed(std::move(r.id), api::error_code::bad_request, "must be a string", "$.op");
   }
-  const op_entry* entry = find_op(sv(*op));
+  const op_entry* entry = find_op(json::string_of(*op));
   if (entry == nullptr) {
-    std::string shown(sv(*op).substr(0, 64));
+    std::string shown(json::string_of(*op).substr(0, 64));
     return failed(std::move(r.id), api::error_code::unknown_op, "unknown op: " + shown);
   }
   r.op = entry->name;

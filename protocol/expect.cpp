@@ -19,10 +19,6 @@ using rapidjson::Value;
 constexpr double number_tolerance = 1e-6;
 constexpr std::size_t max_shown = 240;
 
-std::string_view sv(const Value& v) {
-  return {v.GetString(), v.GetStringLength()};
-}
-
 std::string shorten(std::string s) {
   if (s.size() > max_shown) {
     s.resize(max_shown);
@@ -97,7 +93,7 @@ parse_result parse_one(const Value& v, const std::string& path) {
     if (!head.IsString()) {
       return bad(head_path, "must be a string");
     }
-    e.event_type = sv(head);
+    e.event_type = json::string_of(head);
     if (event_type_mask(e.event_type) == 0) {
       return bad(head_path, "unknown event type or prefix: " + e.event_type);
     }
@@ -133,7 +129,7 @@ parse_result parse_one(const Value& v, const std::string& path) {
       return bad(path, "needs equals, at_least or at_most");
     }
     for (const auto& m : v.GetObject()) {
-      const std::string_view name = sv(m.name);
+      const std::string_view name = json::string_of(m.name);
       if (name != "count" && name != "equals" && name != "at_least" && name != "at_most") {
         return bad(path + "." + std::string(name), "unknown key in a count expectation");
       }
@@ -175,7 +171,7 @@ parse_result parse_one(const Value& v, const std::string& path) {
 
 bool same_id(const Value& expected, const Value& actual) {
   if (expected.IsString()) {
-    return actual.IsString() && sv(expected) == sv(actual);
+    return actual.IsString() && json::string_of(expected) == json::string_of(actual);
   }
   auto a = as_int64(actual);
   auto b = as_int64(expected);
@@ -184,11 +180,11 @@ bool same_id(const Value& expected, const Value& actual) {
 
 bool fields_match(const expectation& e, std::string_view head, const Value& actual) {
   for (const auto& m : e.source->GetObject()) {
-    const std::string_view name = sv(m.name);
+    const std::string_view name = json::string_of(m.name);
     if (name == head || is_window_key(name)) {
       continue;
     }
-    const auto* it = find_member(actual, sv(m.name));
+    const auto* it = find_member(actual, json::string_of(m.name));
     if (it == nullptr || !subset_match(m.value, *it)) {
       return false;
     }
@@ -368,7 +364,7 @@ void output_log::add_line(std::string_view line) {
     return;
   }
   const std::int64_t t = *as_int64(*tick) - base_;
-  const std::string_view name = sv(*op);
+  const std::string_view name = json::string_of(*op);
   if (name == "reply") {
     replies_.push_back({seq_++, t, doc.get(), {}});
   } else if (name == "frame") {
@@ -385,7 +381,7 @@ void output_log::add_line(std::string_view line) {
       if (type == nullptr || !type->IsString()) {
         continue;
       }
-      events_.push_back({seq_++, t, &ev, sv(*type)});
+      events_.push_back({seq_++, t, &ev, json::string_of(*type)});
     }
   } else {
     return;
@@ -411,7 +407,7 @@ bool subset_match(const rapidjson::Value& expected, const rapidjson::Value& actu
       return false;
     }
     for (const auto& m : expected.GetObject()) {
-      const auto* it = find_member(actual, sv(m.name));
+      const auto* it = find_member(actual, json::string_of(m.name));
       if (it == nullptr || !subset_match(m.value, *it)) {
         return false;
       }
@@ -431,7 +427,7 @@ bool subset_match(const rapidjson::Value& expected, const rapidjson::Value& actu
     return actual.IsNumber() &&
            std::fabs(expected.GetDouble() - actual.GetDouble()) <= number_tolerance;
   case rapidjson::kStringType:
-    return actual.IsString() && sv(expected) == sv(actual);
+    return actual.IsString() && json::string_of(expected) == json::string_of(actual);
   case rapidjson::kNullType:
     return actual.IsNull();
   case rapidjson::kTrueType:

@@ -24,10 +24,6 @@ namespace {
 
 using rapidjson::Value;
 
-std::string_view sv(const Value& v) {
-  return {v.GetString(), v.GetStringLength()};
-}
-
 void tick_conn(json_out& o, std::int64_t tick, std::int64_t conn) {
   o.raw(R"({"tick":)");
   o.i64(tick);
@@ -182,7 +178,7 @@ bool is_state_digest(const rapidjson::Value& v) {
   if (!v.IsString() || v.GetStringLength() != 16) {
     return false;
   }
-  for (const char c : sv(v)) {
+  for (const char c : json::string_of(v)) {
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
       return false;
     }
@@ -249,7 +245,7 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         if (it == nullptr || !it->IsString()) {
           return false;
         }
-        out.assign(sv(*it));
+        out.assign(json::string_of(*it));
         return true;
       };
       if (!str("server", h.server) || !str("content_digest", h.content_digest) ||
@@ -260,7 +256,7 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         if (!build->IsString()) {
           return line_error(line_no, "header build must be a string");
         }
-        h.build.assign(sv(*build));
+        h.build.assign(json::string_of(*build));
       }
       if (const auto* files = find_member(doc, "content_files"); files != nullptr) {
         if (!files->IsObject()) {
@@ -271,7 +267,8 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
           if (!m.value.IsString()) {
             return line_error(line_no, "header content_files values must be digest strings");
           }
-          list.push_back({std::string(sv(m.name)), std::string(sv(m.value))});
+          list.push_back(
+              {std::string(json::string_of(m.name)), std::string(json::string_of(m.value))});
         }
       }
       const auto* protocol = find_member(doc, "protocol");
@@ -308,7 +305,7 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         damaged(1, "ended_early must be an object with a reason string");
         break;
       }
-      rec.ended_early = recording::early_end{tick, std::string(sv(*reason))};
+      rec.ended_early = recording::early_end{tick, std::string(json::string_of(*reason))};
       continue;
     }
     rec.last_tick = tick;
@@ -317,7 +314,7 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         damaged(1, "state must be 16 lower-case hexadecimal digits");
         break;
       }
-      rec.states[tick] = std::string(sv(*state));
+      rec.states[tick] = std::string(json::string_of(*state));
       if (!doc.HasMember("digest")) {
         continue;
       }
@@ -335,7 +332,7 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
         damaged(1, "digest must be 64 hexadecimal digits");
         break;
       }
-      rec_frame f{tick, std::string(sv(*digest)), std::nullopt};
+      rec_frame f{tick, std::string(json::string_of(*digest)), std::nullopt};
       if (doc.HasMember("frame")) {
         // The frame's exact bytes: the writer puts it last, after `"frame":`.
         const std::size_t at = line.find(R"(,"frame":)");
@@ -384,10 +381,10 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
       }
       rec_connect e{tick, conn, {}, {}};
       if (const auto* r = find_member(*c, "role"); r != nullptr && r->IsString()) {
-        e.role.assign(sv(*r));
+        e.role.assign(json::string_of(*r));
       }
       if (const auto* cl = find_member(*c, "client"); cl != nullptr && cl->IsString()) {
-        e.client.assign(sv(*cl));
+        e.client.assign(json::string_of(*cl));
       }
       rec.entries.emplace_back(std::move(e));
     } else if (doc.HasMember("disconnect")) {

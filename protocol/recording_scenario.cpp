@@ -18,10 +18,6 @@ namespace {
 
 using rapidjson::Value;
 
-std::string_view sv(const Value& v) {
-  return {v.GetString(), v.GetStringLength()};
-}
-
 // The message with its id member replaced by `id` (added after `op` when it had none).
 std::string with_id(const Value& doc, const std::string& id) {
   std::string line;
@@ -39,7 +35,7 @@ std::string with_id(const Value& doc, const std::string& id) {
   };
   const bool has_id = find_member(doc, "id") != nullptr;
   for (const auto& m : doc.GetObject()) {
-    const std::string_view name = sv(m.name);
+    const std::string_view name = json::string_of(m.name);
     member(name);
     if (name == "id") {
       o.str(id);
@@ -68,7 +64,7 @@ std::optional<std::string> id_text(const Value& doc) {
     return std::nullopt;
   }
   if (id->IsString()) {
-    return std::string(sv(*id));
+    return std::string(json::string_of(*id));
   }
   if (auto i = as_int64(*id); i && !id->IsDouble()) {
     return std::to_string(*i);
@@ -129,7 +125,8 @@ convert_recording(const recording& r, const scenario_conversion& options) {
                              " is not a JSON object"};
       }
       const auto* op = find_member(doc, "op");
-      const std::string_view name = op != nullptr && op->IsString() ? sv(*op) : std::string_view{};
+      const std::string_view name =
+          op != nullptr && op->IsString() ? json::string_of(*op) : std::string_view{};
       if (!script_op_allowed(name) || name == "subscribe") {
         continue;
       }
@@ -138,7 +135,7 @@ convert_recording(const recording& r, const scenario_conversion& options) {
       origin.source = i;
       const auto* player = find_member(doc, "player");
       if (player != nullptr && player->IsString()) {
-        const std::string p(sv(*player));
+        const std::string p(json::string_of(*player));
         if (name == "player.join") {
           origin.joins = p;
           const auto* keep = find_member(doc, "keep_on_disconnect");

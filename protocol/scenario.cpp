@@ -24,10 +24,6 @@ using rapidjson::Value;
 constexpr std::int64_t default_tail_ticks = 200;
 constexpr std::uintmax_t max_scenario_bytes = std::uintmax_t{64} << 20;
 
-std::string_view sv(const Value& v) {
-  return {v.GetString(), v.GetStringLength()};
-}
-
 // The entry as the client line it scripts: every member but `tick`, in written order.
 std::string without_tick(const Value& entry) {
   std::string line;
@@ -35,14 +31,14 @@ std::string without_tick(const Value& entry) {
   o.ch('{');
   bool first = true;
   for (const auto& m : entry.GetObject()) {
-    if (sv(m.name) == "tick") {
+    if (json::string_of(m.name) == "tick") {
       continue;
     }
     if (!first) {
       o.ch(',');
     }
     first = false;
-    o.str(sv(m.name));
+    o.str(json::string_of(m.name));
     o.ch(':');
     o.value(m.value);
   }
@@ -110,7 +106,7 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
   s.file = file;
   s.name = file.stem().string();
   for (const auto& m : std::as_const(doc).GetObject()) {
-    const std::string_view k = sv(m.name);
+    const std::string_view k = json::string_of(m.name);
     if (k != "scenario" && k != "name" && k != "description" && k != "emotes" && k != "seed" &&
         k != "config" && k != "ticks" && k != "script" && k != "expect") {
       return fail("$." + std::string(k), "unknown key");
@@ -126,7 +122,7 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
     if (!it->IsString()) {
       return fail("$.name", "must be a string");
     }
-    s.name.assign(sv(*it));
+    s.name.assign(json::string_of(*it));
   }
   if (const auto* it = find_member(doc, "emotes"); it != nullptr) {
     const std::filesystem::path base = file.parent_path();
@@ -134,7 +130,7 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
       if (!v.IsString() || v.GetStringLength() == 0) {
         return path + ": must be a non-empty string";
       }
-      std::filesystem::path p(std::string(sv(v)));
+      std::filesystem::path p(std::string(json::string_of(v)));
       s.emotes.push_back((p.is_absolute() ? p : base / p).lexically_normal());
       return std::nullopt;
     };
@@ -202,8 +198,8 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
         return fail(path + ".tick", "must be an integer >= 0");
       }
       const auto* op = find_member(entry, "op");
-      if (op != nullptr && op->IsString() && !script_op_allowed(sv(*op))) {
-        return fail(path + ".op", std::string(sv(*op)) +
+      if (op != nullptr && op->IsString() && !script_op_allowed(json::string_of(*op))) {
+        return fail(path + ".op", std::string(json::string_of(*op)) +
                                       " is not allowed in a script (the runner owns the "
                                       "connection and the clock)");
       }

@@ -1,7 +1,9 @@
 #include "server/cli_args.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 namespace emote::server {
@@ -275,6 +277,21 @@ load_config(const cli_args& args, std::span<const cli_option> options) {
   }
   cfg->config_file = file;
   return std::move(cfg).value();
+}
+
+int write_command_output(std::string_view command, const std::optional<std::string>& out,
+                         std::string_view text) {
+  if (!out) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+  std::ofstream f(*out, std::ios::binary | std::ios::trunc);
+  if (!f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
+    std::fprintf(stderr, "%.*s: cannot write %s\n", static_cast<int>(command.size()),
+                 command.data(), out->c_str());
+    return 2;
+  }
+  return 0;
 }
 
 } // namespace emote::server

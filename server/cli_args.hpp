@@ -90,6 +90,11 @@ core::result<cli_args, int> parse_command_line(const cli_command& command,
 
 /// One option per configuration key in `keys` (all keys when empty), from the configuration
 /// table: `--limits-max-line-bytes N`, `--record-frames`, ... (protocol::config_keys()).
+/// Write a command's result: to the file `out` names (created or truncated), else to stdout.
+/// The exit status: 0, or 2 after `COMMAND: cannot write FILE` on stderr.
+int write_command_output(std::string_view command, const std::optional<std::string>& out,
+                         std::string_view text);
+
 std::vector<cli_option> config_cli_options(std::span<const std::string_view> keys = {});
 
 /// The configuration file a command reads: `--config FILE`, else $EMOTE_SIM_CONFIG, else

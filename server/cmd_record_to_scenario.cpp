@@ -10,7 +10,6 @@
 #include "server/serve_host.hpp"
 
 #include <cstdio>
-#include <fstream>
 
 namespace emote::server {
 
@@ -99,16 +98,7 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
     converted->text.expect_json = std::move(*expect);
   }
   const auto text = protocol::write_scenario(converted->text);
-  if (const auto out = args.value("out")) {
-    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-    if (!(f << text)) {
-      std::fprintf(stderr, "record-to-scenario: cannot write %s\n", out->c_str());
-      return 2;
-    }
-    return 0;
-  }
-  std::fputs(text.c_str(), stdout);
-  return 0;
+  return write_command_output("record-to-scenario", args.value("out"), text);
 }
 
 } // namespace emote::server

@@ -154,16 +154,7 @@ int cmd_shrink(std::span<const std::string_view> argv) {
       result->units_after, result->units_before, result->script.size(), result->runs, seconds);
   converted->text.script = std::move(result->script);
   const std::string text = protocol::write_scenario(converted->text);
-  if (const auto out = args.value("out")) {
-    std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-    if (!(f << text)) {
-      std::fprintf(stderr, "shrink: cannot write %s\n", out->c_str());
-      return 2;
-    }
-    return 0;
-  }
-  std::fputs(text.c_str(), stdout);
-  return 0;
+  return write_command_output("shrink", args.value("out"), text);
 }
 
 } // namespace emote::server

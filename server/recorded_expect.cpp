@@ -29,10 +29,6 @@ std::optional<expect_level> parse_expect_level(std::string_view text) noexcept {
 
 namespace {
 
-std::string_view sv(const rapidjson::Value& v) {
-  return {v.GetString(), v.GetStringLength()};
-}
-
 struct timed {
   std::int64_t tick = 0;
   int rank = 0; ///< 0 reply, 1 event: the output's order within a tick (replies, then the frame)
@@ -64,7 +60,7 @@ std::optional<std::string> reply_expectation(const protocol::converted_reply& re
   const auto* code = error != nullptr ? find_member(*error, "code") : nullptr;
   if (code != nullptr && code->IsString()) {
     o.raw(R"(,"error":{"code":)");
-    o.str(sv(*code));
+    o.str(json::string_of(*code));
     o.ch('}');
   }
   o.ch('}');
@@ -83,7 +79,7 @@ std::string event_expectation(const rapidjson::Value& event, std::string_view ty
   o.raw(R"({"event":)");
   o.str(type);
   for (const auto& m : event.GetObject()) {
-    const std::string_view name = sv(m.name);
+    const std::string_view name = json::string_of(m.name);
     // Names the expectation language reserves (protocol.md §7) are never event fields today.
     if (name == "type" || name == "event" || name == "tick" || name == "by" || name == "after") {
       continue;
@@ -161,11 +157,11 @@ core::result<std::string, std::string> recorded_expectations(const protocol::rec
         }
         for (const auto& ev : events->GetArray()) {
           const auto* type = ev.IsObject() ? find_member(ev, "type") : nullptr;
-          if (type == nullptr || !type->IsString() || !lifecycle_event(sv(*type))) {
+          if (type == nullptr || !type->IsString() || !lifecycle_event(json::string_of(*type))) {
             continue;
           }
-          ++(sv(*type).starts_with("playback.") ? playbacks : partners);
-          items.push_back({tick, 1, event_expectation(ev, sv(*type), tick)});
+          ++(json::string_of(*type).starts_with("playback.") ? playbacks : partners);
+          items.push_back({tick, 1, event_expectation(ev, json::string_of(*type), tick)});
         }
       });
   if (replayed.divergence) {

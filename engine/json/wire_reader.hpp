@@ -34,6 +34,11 @@ std::optional<json_parse_error> parse_wire(std::string_view text, rapidjson::Doc
 [[nodiscard]] const rapidjson::Value* find_member(const rapidjson::Value& obj,
                                                   std::string_view key) noexcept;
 
+/// A string value's characters (`v` must be a string), without copying.
+[[nodiscard]] inline std::string_view string_of(const rapidjson::Value& v) noexcept {
+  return {v.GetString(), v.GetStringLength()};
+}
+
 /// Helpers used by decoders.
 [[nodiscard]] bool is_integral(const rapidjson::Value& v) noexcept;
 /// The value as int64 when it is a number with an integral value in range.
