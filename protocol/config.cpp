@@ -72,6 +72,19 @@ problem integer_into(const config_key& k, const config_value& v, T& out) {
   return std::nullopt;
 }
 
+/// A memo's slot count: in range (the row's) and a power of two.
+problem memo_slots_into(const config_key& k, const config_value& v, std::uint32_t& out) {
+  std::int64_t n = 0;
+  if (auto p = integer_value(k, v, n)) {
+    return p;
+  }
+  if (auto why = core::memo_slots_problem(static_cast<std::uint64_t>(n))) {
+    return bad(*why);
+  }
+  out = static_cast<std::uint32_t>(n);
+  return std::nullopt;
+}
+
 problem string_value(const config_value& v, std::string& out) {
   if (!v.value->is_string()) {
     return bad("must be a string");
@@ -546,6 +559,31 @@ const config_key table[] = {
         "every tick; 0: no dumps)",
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.record_state_every);
+        }),
+    // The caches (core::cache_options; docs/guide/qa.md "Checking the caches").
+    row("memo.decomposition_slots", config_type::integer, 16, std::int64_t{1} << 24, "32768",
+        "memo-decomposition-slots", "EMOTE_SIM_MEMO_DECOMPOSITION_SLOTS", "N",
+        "slots of the matrix-decomposition memo (a power of two)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return memo_slots_into(k, v, c.engine.caches.decomposition_slots);
+        }),
+    row("memo.transform_text_slots", config_type::integer, 16, std::int64_t{1} << 24, "32768",
+        "memo-transform-text-slots", "EMOTE_SIM_MEMO_TRANSFORM_TEXT_SLOTS", "N",
+        "slots of the transform-text memo of frames without matrices (a power of two)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return memo_slots_into(k, v, c.engine.caches.transform_text_slots);
+        }),
+    row("check_caches", config_type::boolean, 0, 0, "false", "check-caches",
+        "EMOTE_SIM_CHECK_CACHES", "",
+        "recompute every memo hit, baked pose and kept player view and stop at the first "
+        "mismatch (slow; for QA)",
+        [](const config_key&, const config_value& v, server_config& c) -> problem {
+          if (!v.value->is_bool()) {
+            return bad("must be true or false");
+          }
+          c.engine.caches.mode =
+              v.value->as_bool() ? core::cache_mode::check : core::cache_mode::on;
+          return std::nullopt;
         }),
 };
 

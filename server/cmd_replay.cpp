@@ -32,6 +32,8 @@ const cli_command& replay_cli() {
         value_option("emotes", "DIR", "load this folder instead of the one named in the header"),
         flag_option("allow-content-change",
                     "go on when the content's digest differs from the header's"),
+        flag_option("check-caches", "recompute every memo hit, baked pose and kept player "
+                                    "view; a mismatch stops the replay (exit 1)"),
         value_option("log-level", "L", "as for serve (default: warn)")};
     c.min_operands = 1;
     c.max_operands = 1;
@@ -100,7 +102,8 @@ int cmd_replay(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "replay: note: %s\n", end_note.c_str() + 2);
   }
 
-  auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"));
+  auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"),
+                               args.has("check-caches"));
   if (!host) {
     std::fprintf(stderr, "replay: %s\n", host.error().c_str());
     if (!args.has("allow-content-change") &&
@@ -124,7 +127,13 @@ int cmd_replay(std::span<const std::string_view> argv) {
     build_note = " (recorded by another build: " + recorded_build + ")";
   }
   const auto extras = host->host->extras();
-  const auto result = replay_recording(*rec, host->host->sim(), extras.shutdown);
+  replay_result result;
+  try {
+    result = replay_recording(*rec, host->host->sim(), extras.shutdown);
+  } catch (const core::cache_mismatch& e) {
+    std::printf("replay: stopped: %s\n", e.text().c_str());
+    return 1;
+  }
   if (!result.divergence && !result.state) {
     std::printf("replay: %lld ticks, identical%s%s%s\n", static_cast<long long>(result.ticks),
                 build_note.c_str(), damage_note.c_str(), end_note.c_str());

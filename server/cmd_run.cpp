@@ -28,7 +28,10 @@ const cli_command& run_cli() {
     c.options = {
         value_option("out", "FILE",
                      "write the NDJSON output (replies and frames) to FILE instead of stdout"),
-        value_option("emotes", "DIR", "content for scenarios that name no emotes folders", true)};
+        value_option("emotes", "DIR", "content for scenarios that name no emotes folders", true),
+        flag_option("check-caches",
+                    "recompute every memo hit, baked pose and kept player view; "
+                    "a mismatch fails the scenario with its tick, session, handle")};
     c.min_operands = 1;
     return c;
   }();
@@ -48,10 +51,15 @@ int cmd_run(std::span<const std::string_view> argv) {
   }
   const std::optional<std::string> out_file = parsed->value("out");
 
-  const protocol::host_factory factory = scenario_host_factory(default_emotes);
+  const protocol::host_factory factory =
+      scenario_host_factory(default_emotes, parsed->has("check-caches"));
   return run_scenario_batch("run", files, out_file, [&](const protocol::scenario& s) {
-    protocol::run_result r = protocol::run_scenario(s, factory);
-    return scenario_outcome{std::move(r.output), r.passed, std::move(r.failure)};
+    try {
+      protocol::run_result r = protocol::run_scenario(s, factory);
+      return scenario_outcome{std::move(r.output), r.passed, std::move(r.failure)};
+    } catch (const core::cache_mismatch& e) {
+      return scenario_outcome{{}, false, "stopped: " + e.text()};
+    }
   });
 }
 

@@ -115,6 +115,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
   settings.auth = cfg.auth;
   settings.limits = cfg.limits;
   settings.idle_timeout = std::chrono::seconds(cfg.limits.idle_timeout_seconds);
+  settings.caches = cfg.engine.caches;
   hub server(io, settings, sh.sim(), sh.extras(), m, rec.get());
   if (auto err = server.listen(cfg.listen)) {
     spdlog::critical("{}", *err);
@@ -187,9 +188,15 @@ int cmd_serve(std::span<const std::string_view> argv) {
   spdlog::info("{} clock at {} TPS; ready", cfg.clock == clock_mode::manual ? "manual" : "realtime",
                cfg.tps);
   server.start();
-  io.run();
+  int status = 0;
+  try {
+    io.run();
+  } catch (const core::cache_mismatch& e) { // check_caches: the state is suspect, stop here
+    spdlog::critical("check_caches: {}; stopping", e.text());
+    status = 1;
+  }
   spdlog::info("stopped at tick {}", sh.sim().tick());
-  return 0;
+  return status;
 }
 
 } // namespace emote::server

@@ -177,11 +177,15 @@ core::result<std::string, api::error> engine_host::register_emote(std::string_vi
 }
 
 protocol::host_factory
-scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes) {
-  return [default_emotes](const protocol::scenario& s)
+scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes, bool check_caches) {
+  return [default_emotes, check_caches](const protocol::scenario& s)
              -> core::result<std::unique_ptr<protocol::sim_host>, std::string> {
     std::shared_ptr<content_loader> loader = make_content_loader();
-    auto host = engine_host::create(loader, s.emotes.empty() ? default_emotes : s.emotes, s.engine);
+    sim::engine_config config = s.engine;
+    if (check_caches) {
+      config.caches.mode = core::cache_mode::check;
+    }
+    auto host = engine_host::create(loader, s.emotes.empty() ? default_emotes : s.emotes, config);
     if (!host) {
       return core::failure{"cannot load content: " + host.error()};
     }

@@ -61,8 +61,9 @@ private:
 };
 
 /// The hosts of in-process scenario runs (`run`, `view`): the Engine on the scenario's emotes
-/// folders, else on `default_emotes`.
+/// folders, else on `default_emotes`; `check_caches` (`run --check-caches`) checks every cache.
 protocol::host_factory
-scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes);
+scenario_host_factory(const std::vector<std::filesystem::path>& default_emotes,
+                      bool check_caches = false);
 
 } // namespace emote::server

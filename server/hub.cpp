@@ -4,6 +4,7 @@
 #include "server/content_loader.hpp"
 
 #include "engine/json/state_json.hpp"
+#include "engine/playback/playback.hpp"
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -59,6 +60,7 @@ hub::hub(asio::io_context& io, hub_settings settings, protocol::sim_host& host, 
   conn_limits_.max_outbound_bytes = static_cast<std::size_t>(settings_.limits.max_outbound_bytes);
   conn_limits_.linger = settings_.linger;
   metrics_.tick = host_.tick();
+  encoder_.set_caches(settings_.caches);
 }
 
 hub::~hub() {
@@ -552,6 +554,7 @@ void hub::run_tick() {
   }
   ++metrics_.ticks_total;
   metrics_.tick = host_.tick();
+  metrics_.memos = {playback::decomposition_memo_stats(), protocol::transform_text_memo_stats()};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,8 @@ struct hub_settings {
   std::chrono::milliseconds idle_timeout{120000};
   std::chrono::milliseconds linger{2000}; ///< how long closing connections may flush
   std::int64_t max_behind = 40;           ///< realtime: skip deadlines beyond this many ticks
+  /// How frames without matrices use the transform-text memo (the engine configuration's).
+  core::cache_options caches;
 };
 
 /// How many connections observers may hold (protocol.md §2): max_connections minus

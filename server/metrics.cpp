@@ -126,6 +126,24 @@ std::string metrics::render() const {
            "1 when a write error (a full disk) stopped the --record recording.", "gauge",
            recording_failed);
   }
+  const auto per_memo = [&](std::string_view name, std::string_view help, std::string_view type,
+                            std::uint64_t core::memo_stats::*field) {
+    header(out, name, help, type);
+    for (std::size_t i = 0; i < memos.size(); ++i) {
+      out += name;
+      out += "{memo=\"";
+      out += memo_names[i];
+      out += "\"} " + std::to_string(memos[i].*field) + "\n";
+    }
+  };
+  per_memo("emote_sim_memo_slots", "Slots of each memo (config memo.*_slots).", "gauge",
+           &core::memo_stats::slots);
+  per_memo("emote_sim_memo_entries", "Memo slots holding a value.", "gauge",
+           &core::memo_stats::entries);
+  per_memo("emote_sim_memo_hits_total", "Memo lookups that found their value.", "counter",
+           &core::memo_stats::hits);
+  per_memo("emote_sim_memo_misses_total", "Memo lookups that computed their value.", "counter",
+           &core::memo_stats::misses);
   header(out, "emote_sim_errors_total", "Error replies by code.", "counter");
   // Every code of protocol.md §3 is listed, so the series exist before the first error.
   for (std::size_t i = 0; i < errors_total.size(); ++i) {

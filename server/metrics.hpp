@@ -6,6 +6,7 @@
 
 #include "engine/api/types.hpp"
 #include "engine/core/enum_names.hpp"
+#include "engine/core/memo.hpp"
 
 #include <array>
 #include <chrono>
@@ -58,6 +59,9 @@ struct metrics {
   /// `--record`: 1 once a write error stopped the recording (protocol.md §8); -1 when not
   /// recording (the series is then absent).
   std::int64_t recording_failed = -1;
+  /// The server thread's memos (core::direct_memo), in memo_names order: size and use.
+  static constexpr std::array<std::string_view, 2> memo_names{"decomposition", "transform_text"};
+  std::array<core::memo_stats, 2> memos{};
   /// Error replies, indexed by api::error_code.
   std::array<std::uint64_t, core::enumerator_count<api::error_code>()> errors_total{};
 

@@ -47,7 +47,8 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
 
 core::result<replay_host, std::string> make_replay_host(const protocol::recording& rec,
                                                         const std::optional<std::string>& emotes,
-                                                        bool allow_content_change) {
+                                                        bool allow_content_change,
+                                                        bool check_caches) {
   protocol::config_loader loader;
   if (auto err = loader.add_json(rec.header.config_json, "the recording's header", "/")) {
     return core::failure{err->text()};
@@ -57,6 +58,9 @@ core::result<replay_host, std::string> make_replay_host(const protocol::recordin
     return core::failure{cfg.error().text()};
   }
   cfg->engine.seed = rec.header.seed;
+  if (check_caches) {
+    cfg->engine.caches.mode = core::cache_mode::check;
+  }
   const std::filesystem::path folder = emotes.value_or(cfg->emotes.string());
   auto now = protocol::read_content_manifest({folder});
   if (!now) {

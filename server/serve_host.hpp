@@ -38,9 +38,11 @@ struct replay_host {
 
 /// The engine as a recording's server had it (protocol.md §8): its header's configuration and
 /// seed, on `emotes` (default: the configured folder). A content digest that differs from the
-/// header's is an error unless `allow_content_change` (then a warning).
-core::result<replay_host, std::string>
-make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
-                 bool allow_content_change);
+/// header's is an error unless `allow_content_change` (then a warning). `check_caches`
+/// (`replay --check-caches`) checks every cache whatever the recorded configuration says.
+core::result<replay_host, std::string> make_replay_host(const protocol::recording& rec,
+                                                        const std::optional<std::string>& emotes,
+                                                        bool allow_content_change,
+                                                        bool check_caches = false);
 
 } // namespace emote::server

@@ -399,6 +399,7 @@ TEST_CASE("the table: names, flags and variables follow one rule; defaults are t
   CHECK(cfg.engine.disabled == engine.disabled);
   CHECK(cfg.engine.permissions == engine.permissions);
   CHECK(cfg.engine.max_players == engine.max_players);
+  CHECK(cfg.engine.caches == engine.caches);
   const limits_config limits;
   CHECK(cfg.limits.max_line_bytes == limits.max_line_bytes);
   CHECK(cfg.limits.max_inbound_messages == limits.max_inbound_messages);
@@ -409,6 +410,20 @@ TEST_CASE("the table: names, flags and variables follow one rule; defaults are t
   CHECK(cfg.tps == plain.tps);
   CHECK(cfg.clock == plain.clock);
   CHECK(cfg.record_frames == plain.record_frames);
+}
+
+TEST_CASE("caches: check_caches and the memo sizes (powers of two)") {
+  config_loader l;
+  REQUIRE_FALSE(l.set("check_caches", "true", "--check-caches"));
+  REQUIRE_FALSE(l.set("memo.decomposition_slots", "1024", "--memo-decomposition-slots"));
+  const auto cfg = build_ok(l);
+  CHECK(cfg.engine.caches.mode == emote::core::cache_mode::check);
+  CHECK(cfg.engine.caches.decomposition_slots == 1024);
+  CHECK(cfg.engine.caches.transform_text_slots == 32768);
+  config_loader bad;
+  REQUIRE_FALSE(bad.set("memo.transform_text_slots", "1000", "--memo-transform-text-slots"));
+  CHECK(build_error(bad) == "config: memo.transform_text_slots (from --memo-transform-text-slots): "
+                            "must be a power of two from 16 to 16777216");
 }
 
 TEST_CASE("64-bit integers are exact from every layer") {
@@ -490,7 +505,8 @@ TEST_CASE("render keys (render.md §2): defaults, layers and the entity id range
         "max_active_display_entities (512) must not exceed 2147483647");
   // Set alone, the display limit is the key named.
   config_loader limit;
-  REQUIRE_FALSE(limit.set("max_active_display_entities", "2147483647", "--max-active-display-entities"));
+  REQUIRE_FALSE(
+      limit.set("max_active_display_entities", "2147483647", "--max-active-display-entities"));
   CHECK(build_error(limit).starts_with(
       "config: max_active_display_entities (from --max-active-display-entities): "));
   config_loader unlimited;

@@ -77,8 +77,13 @@ TEST_CASE("metrics: Prometheus text with every series") {
   m.connections_controller = 2;
   m.count_error(emote::api::error_code::bad_json);
   m.count_error(emote::api::error_code::bad_json);
+  m.memos[0] = {32768, 40, 900, 45};
   const auto text = m.render();
   CHECK(text.find("# TYPE emote_sim_tick_duration_seconds histogram\n") != std::string::npos);
+  CHECK(text.find("emote_sim_memo_slots{memo=\"decomposition\"} 32768\n") != std::string::npos);
+  CHECK(text.find("emote_sim_memo_entries{memo=\"decomposition\"} 40\n") != std::string::npos);
+  CHECK(text.find("emote_sim_memo_hits_total{memo=\"decomposition\"} 900\n") != std::string::npos);
+  CHECK(text.find("emote_sim_memo_misses_total{memo=\"transform_text\"} 0\n") != std::string::npos);
   CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.00050000000000000001\"} 1\n") !=
         std::string::npos);
   CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.0050000000000000001\"} 2\n") !=
