@@ -85,7 +85,7 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
     auto host = make_replay_host(*rec, args.value("replay-emotes"), false);
     if (!host) {
       std::fprintf(stderr, "record-to-scenario: %s\n(--expect none needs no replay)\n",
-                   host.error().c_str());
+                   host.error().text.c_str());
       return 2;
     }
     const auto extras = host->host->extras();

@@ -105,9 +105,8 @@ int cmd_replay(std::span<const std::string_view> argv) {
   auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"),
                                args.has("check-caches"));
   if (!host) {
-    std::fprintf(stderr, "replay: %s\n", host.error().c_str());
-    if (!args.has("allow-content-change") &&
-        host.error().find(" differs from the recording") != std::string::npos) {
+    std::fprintf(stderr, "replay: %s\n", host.error().text.c_str());
+    if (host.error().content_differs) {
       std::fprintf(stderr, "replay: stopped (use --allow-content-change to replay anyway)\n");
     }
     return 2;

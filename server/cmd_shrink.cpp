@@ -124,7 +124,7 @@ int cmd_shrink(std::span<const std::string_view> argv) {
   // The content the recording was made with (checked as `replay` checks it).
   auto content = make_replay_host(*rec, args.value("replay-emotes"), false);
   if (!content) {
-    std::fprintf(stderr, "shrink: %s\n", content.error().c_str());
+    std::fprintf(stderr, "shrink: %s\n", content.error().text.c_str());
     return 2;
   }
   // The engine as the written scenario configures it (header's configuration and seed).

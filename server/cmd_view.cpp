@@ -194,7 +194,7 @@ int view_recording(const cli_args& args, const std::filesystem::path& file) {
   }
   auto host = make_replay_host(*rec, args.value("emotes"), false);
   if (!host) {
-    std::fprintf(stderr, "view: %s: %s\n", file.c_str(), host.error().c_str());
+    std::fprintf(stderr, "view: %s: %s\n", file.c_str(), host.error().text.c_str());
     return 2;
   }
   std::vector<std::string> frames;

@@ -509,14 +509,16 @@ void hub::run_tick() {
     ++metrics_.frames_total;
   }
   // protocol.md §8: the state digest of every tick, a dump every record_state_every ticks.
+  // After a write error the recording has stopped: nothing more is computed for it.
+  const bool recording = rec_ != nullptr && !rec_->failed();
   std::optional<std::string> state;
-  if (rec_ != nullptr) {
+  if (recording) {
     if (const auto d = host_.state_digest()) {
       state = core::state_digest_hex(*d);
     }
   }
   // render.md §6: digests cover events only; recorded frames carry the packets too.
-  if (rec_ != nullptr && (has_events || (rec_->with_frames() && !packets.empty()))) {
+  if (recording && (has_events || (rec_->with_frames() && !packets.empty()))) {
     protocol::frame_filter with_packets = protocol::full_filter();
     with_packets.packets = true;
     rec_->frame(f.tick, encoder_.encode(protocol::full_filter())->line,

@@ -76,40 +76,54 @@ recorder::~recorder() {
 
 void recorder::connect(std::int64_t tick, std::uint64_t conn, std::string_view role,
                        std::string_view client) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_connect(pending_, tick, static_cast<std::int64_t>(conn), role, client);
 }
 
 void recorder::disconnect(std::int64_t tick, std::uint64_t conn) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_disconnect(pending_, tick, static_cast<std::int64_t>(conn));
 }
 
 void recorder::message(std::int64_t tick, std::uint64_t conn, std::string_view record_json) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_msg(pending_, tick, static_cast<std::int64_t>(conn), record_json);
 }
 
 void recorder::reply(std::int64_t tick, std::uint64_t conn, std::string_view reply_line) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_reply(pending_, tick, static_cast<std::int64_t>(conn), reply_line);
 }
 
 void recorder::frame(std::int64_t tick, std::string_view frame_line, std::string_view with_packets,
                      std::optional<std::string_view> state) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_frame(
       pending_, tick, frame_line,
       with_frames_ ? std::optional<std::string_view>(with_packets) : std::nullopt, state);
 }
 
 void recorder::state(std::int64_t tick, std::string_view digest_hex) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_state(pending_, tick, digest_hex);
 }
 
 void recorder::state_dump(std::int64_t tick, std::string_view dump_json) {
-  note_tick(tick);
+  if (!take(tick)) {
+    return;
+  }
   protocol::append_state_dump(pending_, tick, dump_json);
 }
 

@@ -77,7 +77,11 @@ public:
 
 private:
   recorder(int fd, std::filesystem::path file, bool with_frames);
-  void note_tick(std::int64_t tick) noexcept { pending_tick_ = tick; }
+  /// Notes the tick of a record about to be appended; false once recording has stopped.
+  bool take(std::int64_t tick) noexcept {
+    pending_tick_ = tick;
+    return !failed_;
+  }
   /// write(2) all of `bytes`; 0 or the error number.
   int write_all(std::string_view bytes);
   struct injected_failure {

@@ -45,17 +45,16 @@ make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& c
   return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
 }
 
-core::result<replay_host, std::string> make_replay_host(const protocol::recording& rec,
-                                                        const std::optional<std::string>& emotes,
-                                                        bool allow_content_change,
-                                                        bool check_caches) {
+core::result<replay_host, replay_host_error>
+make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
+                 bool allow_content_change, bool check_caches) {
   protocol::config_loader loader;
   if (auto err = loader.add_json(rec.header.config_json, "the recording's header", "/")) {
-    return core::failure{err->text()};
+    return core::failure{replay_host_error{err->text()}};
   }
   auto cfg = loader.build();
   if (!cfg) {
-    return core::failure{cfg.error().text()};
+    return core::failure{replay_host_error{cfg.error().text()}};
   }
   cfg->engine.seed = rec.header.seed;
   if (check_caches) {
@@ -64,7 +63,7 @@ core::result<replay_host, std::string> make_replay_host(const protocol::recordin
   const std::filesystem::path folder = emotes.value_or(cfg->emotes.string());
   auto now = protocol::read_content_manifest({folder});
   if (!now) {
-    return core::failure{now.error()};
+    return core::failure{replay_host_error{now.error()}};
   }
   replay_host out;
   if (now->digest != rec.header.content_digest) {
@@ -76,13 +75,13 @@ core::result<replay_host, std::string> make_replay_host(const protocol::recordin
              ? protocol::describe_content_change(*rec.header.content_files, now->files)
              : "  (" + std::string(protocol::content_files_unlisted) + ")\n");
     if (!allow_content_change) {
-      return core::failure{differs.substr(0, differs.size() - 1)}; // the caller says what now
+      return core::failure{replay_host_error{differs.substr(0, differs.size() - 1), true}};
     }
     out.warning = differs.substr(0, differs.size() - 1);
   }
   auto host = make_serve_host(folder, cfg->engine, cfg->render);
   if (!host) {
-    return core::failure{host.error()};
+    return core::failure{replay_host_error{host.error()}};
   }
   out.host = std::move(host).value();
   out.folder = folder;

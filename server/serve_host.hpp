@@ -36,13 +36,19 @@ struct replay_host {
   std::filesystem::path folder; ///< the content folder loaded
 };
 
+/// Why make_replay_host gave no engine.
+struct replay_host_error {
+  std::string text;
+  /// The content differs from the recording's: the one refusal `allow_content_change` lifts.
+  bool content_differs = false;
+};
+
 /// The engine as a recording's server had it (protocol.md §8): its header's configuration and
 /// seed, on `emotes` (default: the configured folder). A content digest that differs from the
 /// header's is an error unless `allow_content_change` (then a warning). `check_caches`
 /// (`replay --check-caches`) checks every cache whatever the recorded configuration says.
-core::result<replay_host, std::string> make_replay_host(const protocol::recording& rec,
-                                                        const std::optional<std::string>& emotes,
-                                                        bool allow_content_change,
-                                                        bool check_caches = false);
+core::result<replay_host, replay_host_error>
+make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
+                 bool allow_content_change, bool check_caches = false);
 
 } // namespace emote::server

@@ -28,7 +28,7 @@ TEST_CASE("replay: a content mismatch lists the files added, removed and changed
 
   // The same files: no complaint.
   auto same = make_replay_host(r, dir.string(), false);
-  REQUIRE_MESSAGE(same.ok(), (same.ok() ? "" : same.error()));
+  REQUIRE_MESSAGE(same.ok(), (same.ok() ? "" : same.error().text));
   CHECK(same->warning.empty());
 
   std::ofstream(dir / "t.wave.json", std::ios::app) << "\n";
@@ -36,7 +36,8 @@ TEST_CASE("replay: a content mismatch lists the files added, removed and changed
   std::filesystem::copy_file(dir / "t.cool.json", dir / "t.extra.json");
   auto refused = make_replay_host(r, dir.string(), false);
   REQUIRE_FALSE(refused.ok());
-  const std::string& err = refused.error();
+  CHECK(refused.error().content_differs);
+  const std::string& err = refused.error().text;
   CHECK_MESSAGE(err.find("differs from the recording's (recorded " + recorded->digest) !=
                     std::string::npos,
                 err);
@@ -45,7 +46,7 @@ TEST_CASE("replay: a content mismatch lists the files added, removed and changed
                 err); // the hint is the caller's (replay's option; view, shrink have none)
   // Allowed: the same list, as the warning.
   auto allowed = make_replay_host(r, dir.string(), true);
-  REQUIRE_MESSAGE(allowed.ok(), (allowed.ok() ? "" : allowed.error()));
+  REQUIRE_MESSAGE(allowed.ok(), (allowed.ok() ? "" : allowed.error().text));
   CHECK(allowed->warning.ends_with("  changed: t.wave.json"));
 
   // A recording made before headers listed the files.
@@ -53,7 +54,7 @@ TEST_CASE("replay: a content mismatch lists the files added, removed and changed
   auto old = make_replay_host(r, dir.string(), false);
   REQUIRE_FALSE(old.ok());
   CHECK_MESSAGE(
-      old.error().ends_with("\n  (content differs; this recording does not list its files)"),
-      old.error());
+      old.error().text.ends_with("\n  (content differs; this recording does not list its files)"),
+      old.error().text);
   std::filesystem::remove_all(dir);
 }
