@@ -3,7 +3,7 @@
 // of `serve --http` (GET /ws, docs/spec/protocol.md §10), drawn with three.js.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { Timeline, emptyState, applyEvent, applyInput } from './model.js';
+import { Timeline, emptyState, applyEvent, applyInput, markerOf } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 const hashParams = () => new URLSearchParams(location.hash.slice(1));
@@ -348,16 +348,40 @@ $('play').addEventListener('click', () => {
 });
 $('follow').addEventListener('change', () => {});
 
-function addMarkers(markers, ticks) {
+// Markers above the seek slider, placed over the track's range of ticks: the whole timeline, or in
+// live mode the ticks since the page connected (the range grows as frames arrive, so the markers
+// are placed again at most once per animation frame).
+const track = { from: 0, to: 0, placed: true };
+const LIVE_MARKERS_KEPT = 1000;
+function placeMarker(el) {
+  el.style.left = `${(100 * (Number(el.dataset.tick) - track.from)) / Math.max(1, track.to - track.from)}%`;
+}
+function setTrack(from, to) {
+  if (from === track.from && to === track.to) return;
+  track.from = from;
+  track.to = to;
+  track.placed = false;
+  $('seek').min = String(from);
+  $('seek').max = String(to);
+}
+function placeMarkers() {
+  if (track.placed) return;
+  track.placed = true;
+  for (const el of $('markers').children) placeMarker(el);
+}
+function addMarkers(markers) {
   const box = $('markers');
   for (const m of markers) {
     const el = document.createElement('div');
     el.className = `marker ${m.kind}`;
-    el.style.left = `${(100 * m.tick) / Math.max(1, ticks - 1)}%`;
+    el.dataset.tick = String(m.tick);
     el.title = `tick ${m.tick}: ${m.text}`;
     el.addEventListener('click', () => seek(m.tick));
+    placeMarker(el);
     box.appendChild(el);
   }
+  // A live server runs for days: keep the latest markers only.
+  while (live && box.childElementCount > LIVE_MARKERS_KEPT) box.firstElementChild.remove();
 }
 
 function status(text, error = false) {
@@ -393,6 +417,7 @@ function frame(now) {
     camera.position.add(delta);
   }
   controls.update();
+  placeMarkers();
   renderer.render(scene, camera);
   const w = container.clientWidth;
   const h = container.clientHeight;
@@ -413,11 +438,11 @@ async function startTimeline(data) {
   if (data.failure) status(`FAIL: ${data.failure}`, true);
   const t0 = performance.now();
   timeline = new Timeline(data);
-  $('seek').max = String(timeline.ticks - 1);
-  addMarkers(timeline.markers, timeline.ticks);
+  setTrack(0, timeline.ticks - 1);
+  addMarkers(timeline.markers);
   for (const x of data.expectations ?? []) {
     const at = typeof x.tick === 'number' ? x.tick : timeline.ticks - 1;
-    addMarkers([{ tick: at, kind: x.pass ? 'pass' : 'fail', text: `${x.pass ? 'PASS' : 'FAIL'} ${x.text}` }], timeline.ticks);
+    addMarkers([{ tick: at, kind: x.pass ? 'pass' : 'fail', text: `${x.pass ? 'PASS' : 'FAIL'} ${x.text}` }]);
   }
   if (!data.failure) status(`${data.name ?? ''}  ${timeline.ticks} ticks (loaded in ${Math.round(performance.now() - t0)} ms)${data.note ? `\nnote: ${data.note}` : ''}`);
   $('spark-box').style.display = 'none';
@@ -428,7 +453,7 @@ async function startTimeline(data) {
 }
 
 function startLive() {
-  live = { events: new Map(), latest: -1, state: emptyState() };
+  live = { events: new Map(), first: 0, latest: -1, state: emptyState() };
   $('play').disabled = true;
   $('back').disabled = true;
   $('fwd').disabled = true;
@@ -446,6 +471,8 @@ function startLive() {
     try { msg = JSON.parse(m.data); } catch { return; }
     if (msg.op === 'welcome') {
       status(`live: ${msg.server}, ${msg.clock} clock`);
+    } else if (msg.op === 'reply' && msg.id === 'sub' && msg.ok !== false) {
+      live.subscribed = true;
     } else if (msg.op === 'reply' && msg.ok === false) {
       status(`server: ${msg.error?.code}: ${msg.error?.message}`, true);
     } else if (msg.op === 'reply' && String(msg.id).startsWith('state')) {
@@ -459,10 +486,17 @@ function startLive() {
       ++framesReceived;
       live.events.set(msg.tick, msg.events ?? []);
       if (live.events.size > 200) live.events.delete(live.events.keys().next().value);
-      for (const e of msg.events ?? []) applyEvent(live.state, e);
+      const marks = [];
+      for (const e of msg.events ?? []) {
+        applyEvent(live.state, e);
+        const m = markerOf(e);
+        if (m) marks.push({ tick: msg.tick, ...m });
+      }
+      if (live.latest < 0) live.first = msg.tick;
       live.latest = msg.tick;
       live.state.tick = msg.tick;
-      $('seek').max = String(msg.tick);
+      setTrack(live.first, msg.tick);
+      addMarkers(marks);
       show(live.state);
     }
   };
@@ -520,6 +554,7 @@ window.__viewer = {
   mode: null,
   get tick() { return state.tick; },
   get framesReceived() { return framesReceived; },
+  get subscribed() { return live?.subscribed === true; },
   get sparkline() { return [...sparkValues]; },
   /** The mean time of `n` renders of the current scene, in ms. */
   renderTime(n = 30) {
@@ -569,6 +604,7 @@ window.__viewer = {
     return set.size;
   },
   markers() { return [...document.querySelectorAll('#markers .marker')].map((m) => m.className.replace('marker ', '')); },
+  markerTitles() { return [...document.querySelectorAll('#markers .marker')].map((m) => m.title); },
 };
 
 (async () => {

@@ -4,9 +4,9 @@
 // as many display meshes as there are live visible displays (counted here from the timeline,
 // independently of the page's model), (b) list that tick's events in the panel, (c) show a block
 // display's colour at its projected position, (d) not be blank. A 12,000-tick scenario checks
-// seek times; a live `serve --http` page must receive frames over the WebSocket while a bot
-// plays, and that session's recording, viewed, passes the checks above. Screenshots go to
-// ARTIFACTS_DIR.
+// seek times; a live `serve --http` page must receive frames over the WebSocket while a bot plays
+// and mark the playback's start and stop on its timeline, and that session's recording, viewed,
+// passes the checks above. Screenshots go to ARTIFACTS_DIR.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
@@ -204,6 +204,8 @@ async function liveServer(browser, record) {
   const url = /viewer at (http:\/\/\S+)/.exec(output())[1];
   const port = Number(/listening on 127\.0\.0\.1:(\d+)/.exec(output())[1]);
   const { page, errors } = await openPage(browser, url);
+  // The bot plays once the page follows the ticks, so the page sees the playback start.
+  await page.waitForFunction(() => window.__viewer.subscribed, { timeout: 5000 }).catch(() => {});
   const b = await bot(port);
   b.send({ op: 'hello', protocol: 1 });
   b.send({ op: 'player.join', player: 'alice', position: [0, 64, 0], yaw: 180 });
@@ -213,6 +215,15 @@ async function liveServer(browser, record) {
   const frames = await page.evaluate(() => window.__viewer.framesReceived);
   const drawn = await page.evaluate(() => window.__viewer.drawnDisplays());
   check(frames > 0 && drawn > 0, `(e) live: ${frames} frames over the WebSocket, ${drawn} displays drawn while the bot waves`);
+  // The timeline marks playback.*, partner.* and stops as the ticks arrive, as it does for a recording.
+  await page.waitForFunction(() => window.__viewer.markers().includes('playback'), { timeout: 5000 }).catch(() => {});
+  const started = await page.evaluate(() => window.__viewer.markerTitles());
+  check(started.some((t) => / playback\.started alice sample:wave/.test(t)),
+    `live: a playback.* marker while the bot waves (${JSON.stringify(started)})`);
+  b.send({ op: 'emote.stop', player: 'alice' });
+  await page.waitForFunction(() => window.__viewer.markers().includes('stop'), { timeout: 5000 }).catch(() => {});
+  const stopped = await page.evaluate(() => window.__viewer.markerTitles());
+  check(stopped.some((t) => /alice stopped: /.test(t)), `live: a stop marker with its reason after emote.stop (${JSON.stringify(stopped.filter((t) => /stopped/.test(t)))})`);
   await page.waitForFunction(() => window.__viewer.sparkline.length > 0, { timeout: 5000 }).catch(() => {});
   const spark = await page.evaluate(() => window.__viewer.sparkline);
   check(spark.length > 0 && spark.every((x) => x >= 0 && x < 50), `live: the tick-duration sparkline has ${spark.length} figures from /metrics (${spark.map((x) => x.toFixed(3)).join(', ')} ms)`);
