@@ -3,7 +3,9 @@
 // of `serve --http` (GET /ws, docs/spec/protocol.md §10), drawn with three.js.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { Timeline, emptyState, applyEvent, applyInput, markerOf } from './model.js';
+import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
+import { Batch, LabelAtlas, LineBatch, atlasMaterial, edgedMaterial, shaded } from './batch.js';
+import { SNAPSHOT_EVERY, Timeline, emptyState, applyEvent, applyInput, markerOf } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 const hashParams = () => new URLSearchParams(location.hash.slice(1));
@@ -46,7 +48,7 @@ function textOf(t) {
 // ---------------------------------------------------------------------------------------------
 // Scene
 const container = $('scene');
-const renderer = new THREE.WebGLRenderer({ antialias: false, preserveDrawingBuffer: true });
+const renderer = new THREE.WebGLRenderer({ antialias: false });
 renderer.setPixelRatio(1);
 container.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
@@ -54,19 +56,15 @@ scene.background = new THREE.Color(0x1d2025);
 const camera = new THREE.PerspectiveCamera(55, 1, 0.05, 2000);
 camera.position.set(4, 67, 6);
 const controls = new OrbitControls(camera, renderer.domElement);
+// Draw only when something changed (the scene, the camera, the size), at most once per animation
+// frame (the frame loop below).
+let dirty = true;
+const invalidate = () => { dirty = true; };
+controls.addEventListener('change', invalidate);
 controls.target.set(0, 65, 0);
-scene.add(new THREE.HemisphereLight(0xffffff, 0x445566, 2.2));
-const sun = new THREE.DirectionalLight(0xffffff, 1.2);
-sun.position.set(5, 10, 3);
-scene.add(sun);
 const grid = new THREE.GridHelper(64, 64, 0x556070, 0x333a44);
 grid.position.y = 64;
 scene.add(grid);
-const displayRoot = new THREE.Group();
-const playerRoot = new THREE.Group();
-const blockRoot = new THREE.Group();
-const offerRoot = new THREE.Group();
-scene.add(displayRoot, playerRoot, blockRoot, offerRoot);
 
 function resize() {
   const w = container.clientWidth;
@@ -74,67 +72,46 @@ function resize() {
   renderer.setSize(w, h);
   camera.aspect = w / Math.max(1, h);
   camera.updateProjectionMatrix();
+  invalidate();
 }
 new ResizeObserver(resize).observe(container);
 resize();
 
-function labelTexture(text, bg = '#222a', fg = '#fff') {
-  const c = document.createElement('canvas');
-  c.width = 256;
-  c.height = 64;
-  const g = c.getContext('2d');
-  g.fillStyle = bg;
-  g.fillRect(0, 0, 256, 64);
-  g.fillStyle = fg;
-  g.font = 'bold 28px sans-serif';
-  g.textAlign = 'center';
-  g.textBaseline = 'middle';
-  g.fillText(text.slice(0, 18), 128, 32);
-  const t = new THREE.CanvasTexture(c);
-  t.colorSpace = THREE.SRGBColorSpace;
-  return t;
-}
-
 const unitBox = new THREE.BoxGeometry(1, 1, 1).translate(0.5, 0.5, 0.5);
-const unitEdges = new THREE.EdgesGeometry(unitBox);
-const headBox = new THREE.BoxGeometry(0.5, 0.5, 0.5);
+const headBox = shaded(new THREE.BoxGeometry(0.5, 0.5, 0.5));
+const shadedUnitBox = shaded(unitBox.clone());
+// No lights: boxes are shaded by face (batch.js shaded()), block displays show their flat colour.
+const SHADED = { vertexColors: true };
+const unitQuad = new THREE.PlaneGeometry(1, 1);
 
-/** The three.js object of a display: what it looks like depends on its kind and content. */
-function makeDisplayObject(d) {
-  let obj;
-  if (d.kind === 'block') {
-    obj = new THREE.Mesh(unitBox, new THREE.MeshBasicMaterial({ color: blockColour(d.block) }));
-    obj.add(new THREE.LineSegments(unitEdges, new THREE.LineBasicMaterial({ color: 0x111111 })));
-  } else if (d.kind === 'text') {
-    obj = new THREE.Mesh(new THREE.PlaneGeometry(1, 0.25),
-      new THREE.MeshBasicMaterial({ map: labelTexture(textOf(d.text), '#0008', '#fff'), transparent: true, side: THREE.DoubleSide }));
-  } else if (d.skin) {
-    obj = new THREE.Mesh(headBox, new THREE.MeshLambertMaterial({ color: PART_COLOURS[d.skin.part] ?? hashColour(d.skin.part) }));
-  } else {
-    obj = new THREE.Mesh(new THREE.PlaneGeometry(0.5, 0.5),
-      new THREE.MeshBasicMaterial({ map: labelTexture(itemName(d.item), '#556b', '#fff'), transparent: true, side: THREE.DoubleSide }));
-  }
-  obj.matrixAutoUpdate = false;
-  obj.userData.key = displayKey(d);
-  obj.userData.handle = d.handle;
-  return obj;
-}
-function displayKey(d) {
-  return `${d.kind}|${d.block ?? ''}|${JSON.stringify(d.text ?? '')}|${d.skin?.part ?? ''}|${d.item ?? ''}`;
-}
+// Displays: one batch per look (block cubes with edges drawn by their shader, skin-part cubes,
+// labelled quads),
+// rewritten whenever the scene changes (batch.js).
+const displayRoot = new THREE.Group();
+const blockBatch = new Batch(unitBox, edgedMaterial(), displayRoot);
+const partBatch = new Batch(headBox, new THREE.MeshBasicMaterial(SHADED), displayRoot);
+const atlas = new LabelAtlas();
+const labelBatch = new Batch(unitQuad, atlasMaterial(atlas.texture), displayRoot, { cell: 4 });
+const displayBatches = [blockBatch, partBatch, labelBatch];
+const TEXT_SIZE = new THREE.Matrix4().makeScale(1, 0.25, 1);
+const ITEM_SIZE = new THREE.Matrix4().makeScale(0.5, 0.5, 1);
 
 const tmpA = new THREE.Matrix4();
 const tmpB = new THREE.Matrix4();
+const tmpV = new THREE.Vector3();
+const tmpS = new THREE.Vector3();
+const tmpQ = new THREE.Quaternion();
+const tmpR = new THREE.Quaternion();
 /** The display's transformation M (playback.md §4.4): the record's matrix, else T·L·S·R. */
 function transformMatrix(tr, out) {
   if (!tr) return out.identity();
-  if (Array.isArray(tr.matrix) && tr.matrix.length === 16) return out.set(...tr.matrix);
+  if (Array.isArray(tr.matrix) && tr.matrix.length === 16) return out.fromArray(tr.matrix).transpose();
   const t = tr.translation ?? [0, 0, 0];
   const l = tr.left_rotation ?? [0, 0, 0, 1];
   const s = tr.scale ?? [1, 1, 1];
   const r = tr.right_rotation ?? [0, 0, 0, 1];
-  out.compose(new THREE.Vector3(...t), new THREE.Quaternion(...l), new THREE.Vector3(...s));
-  return out.multiply(tmpB.makeRotationFromQuaternion(new THREE.Quaternion(...r)));
+  out.compose(tmpV.fromArray(t), tmpQ.fromArray(l), tmpS.fromArray(s));
+  return out.multiply(tmpA.makeRotationFromQuaternion(tmpR.fromArray(r)));
 }
 /** World matrix: the entity at its position, turned by its yaw (-yRot about Y), then M. */
 function worldMatrix(d, out) {
@@ -144,122 +121,139 @@ function worldMatrix(d, out) {
   return out.multiply(transformMatrix(d.transform, tmpB));
 }
 
-const displayObjects = new Map();
-function syncDisplays(state) {
-  for (const [h, obj] of displayObjects) {
-    const d = state.displays.get(h);
-    if (!d || obj.userData.key !== displayKey(d)) {
-      displayRoot.remove(obj);
-      displayObjects.delete(h);
+const WHITE = new THREE.Color(1, 1, 1);
+const colour = new THREE.Color();
+const world = new THREE.Matrix4();
+function syncDisplays(s) {
+  if (atlas.full) atlas.reset(); // then every label in use is drawn again below
+  for (const b of displayBatches) b.begin();
+  for (const d of s.displays.values()) {
+    if (!d.visible) continue;
+    worldMatrix(d, world);
+    if (d.kind === 'block') {
+      blockBatch.add(d.handle, world, colour.setHex(blockColour(d.block)));
+    } else if (d.kind === 'text') {
+      labelBatch.add(d.handle, world.multiply(TEXT_SIZE), WHITE, { cell: atlas.cell(textOf(d.text), '#0008', '#fff') });
+    } else if (d.skin) {
+      partBatch.add(d.handle, world, colour.setHex(PART_COLOURS[d.skin.part] ?? hashColour(d.skin.part)));
+    } else {
+      labelBatch.add(d.handle, world.multiply(ITEM_SIZE), WHITE, { cell: atlas.cell(itemName(d.item), '#556b', '#fff') });
     }
   }
-  for (const d of state.displays.values()) {
-    let obj = displayObjects.get(d.handle);
-    if (!obj) {
-      obj = makeDisplayObject(d);
-      displayObjects.set(d.handle, obj);
-      displayRoot.add(obj);
-    }
-    worldMatrix(d, obj.matrix);
-    obj.matrixWorldNeedsUpdate = true;
-    obj.visible = d.visible;
-  }
+  for (const b of displayBatches) b.end();
 }
 
-// Players: a simple figure (legs, body, head) at its feet and yaw, a name tag; translucent while
-// an emote hides it.
-const playerObjects = new Map();
-function makePlayer(name) {
-  const g = new THREE.Group();
-  const mat = new THREE.MeshLambertMaterial({ color: hashColour(name), transparent: true });
-  const legs = new THREE.Mesh(new THREE.BoxGeometry(0.5, 0.75, 0.25), mat);
-  legs.position.y = 0.375;
-  const body = new THREE.Mesh(new THREE.BoxGeometry(0.5, 0.75, 0.25), mat);
-  body.position.y = 1.125;
-  const head = new THREE.Mesh(new THREE.BoxGeometry(0.5, 0.5, 0.5), mat);
-  head.position.y = 1.75;
-  const nose = new THREE.Mesh(new THREE.BoxGeometry(0.1, 0.1, 0.1), mat);
-  nose.position.set(0, 1.75, 0.3);
-  g.add(legs, body, head, nose);
-  g.userData.material = mat;
-  const label = document.createElement('div');
-  label.className = 'label';
-  label.textContent = name;
-  $('labels').appendChild(label);
-  g.userData.label = label;
-  return g;
-}
-function syncPlayers(state) {
-  for (const [name, g] of playerObjects) {
-    if (!state.players.has(name)) {
-      playerRoot.remove(g);
-      g.userData.label.remove();
-      playerObjects.delete(name);
+// Players: a simple figure (legs, body, head, nose) at its feet and yaw with a name tag;
+// translucent while an emote hides it. Two batches: the shown and the hidden figures.
+const playerRoot = new THREE.Group();
+const figure = shaded(mergeGeometries([
+  new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 0.375, 0),
+  new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 1.125, 0),
+  new THREE.BoxGeometry(0.5, 0.5, 0.5).translate(0, 1.75, 0),
+  new THREE.BoxGeometry(0.1, 0.1, 0.1).translate(0, 1.75, 0.3),
+]));
+const shownPlayers = new Batch(figure, new THREE.MeshBasicMaterial(SHADED), playerRoot);
+const hiddenPlayers = new Batch(figure, new THREE.MeshBasicMaterial({ ...SHADED, transparent: true, opacity: 0.3 }), playerRoot);
+/** name -> {position (Vector3, the feet), label (the name tag's element)} */
+const players = new Map();
+const followOptions = new Set();
+function syncPlayers(s) {
+  for (const [name, p] of players) {
+    if (!s.players.has(name)) {
+      p.label.remove();
+      players.delete(name);
     }
   }
-  const follow = $('follow');
-  for (const p of state.players.values()) {
-    let g = playerObjects.get(p.name);
-    if (!g) {
-      g = makePlayer(p.name);
-      playerObjects.set(p.name, g);
-      playerRoot.add(g);
+  shownPlayers.begin();
+  hiddenPlayers.begin();
+  for (const p of s.players.values()) {
+    let drawn = players.get(p.name);
+    if (!drawn) {
+      const label = document.createElement('div');
+      label.className = 'label';
+      label.textContent = p.name;
+      $('labels').appendChild(label);
+      drawn = { position: new THREE.Vector3(), label, hidden: false, x: NaN, y: NaN };
+      players.set(p.name, drawn);
     }
-    g.position.set(...p.position);
-    g.rotation.y = -((p.yaw ?? 0) * Math.PI) / 180;
-    g.userData.material.opacity = p.hidden ? 0.3 : 1;
-    g.userData.label.classList.toggle('hidden-player', !!p.hidden);
-    if (![...follow.options].some((o) => o.value === p.name)) follow.add(new Option(p.name, p.name));
+    drawn.position.fromArray(p.position);
+    if (drawn.hidden !== !!p.hidden) {
+      drawn.hidden = !!p.hidden;
+      drawn.label.classList.toggle('hidden-player', drawn.hidden);
+    }
+    world.makeRotationY(-((p.yaw ?? 0) * Math.PI) / 180).setPosition(drawn.position);
+    (p.hidden ? hiddenPlayers : shownPlayers).add(p.name, world, colour.setHex(hashColour(p.name)));
+    if (!followOptions.has(p.name)) {
+      followOptions.add(p.name);
+      $('follow').add(new Option(p.name, p.name));
+    }
   }
+  shownPlayers.end();
+  hiddenPlayers.end();
 }
 
 // A two-player offer: the 2-block match radius around the initiator and a line of sight to the
 // nearest other player (players.md §7).
+const offerRoot = new THREE.Group();
 const ringGeometry = new THREE.RingGeometry(1.95, 2.05, 64).rotateX(-Math.PI / 2);
-const ringMaterial = new THREE.MeshBasicMaterial({ color: 0x6699ff, side: THREE.DoubleSide });
-const sightMaterial = new THREE.LineBasicMaterial({ color: 0x66ff99 });
-function syncOffers(state) {
-  offerRoot.clear();
-  for (const who of state.offers.values()) {
-    const p = state.players.get(who);
+const rings = new Batch(ringGeometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }), offerRoot);
+const sightLines = new LineBatch(new THREE.LineBasicMaterial({ color: 0x66ff99 }), offerRoot);
+const RING_COLOUR = new THREE.Color(0x6699ff);
+const eyeA = new THREE.Vector3();
+const eyeB = new THREE.Vector3();
+function syncOffers(s) {
+  rings.begin();
+  sightLines.begin();
+  for (const who of s.offers.values()) {
+    const p = s.players.get(who);
     if (!p) continue;
-    const ring = new THREE.Mesh(ringGeometry, ringMaterial);
-    ring.position.set(p.position[0], p.position[1] + 0.02, p.position[2]);
-    offerRoot.add(ring);
+    world.makeTranslation(p.position[0], p.position[1] + 0.02, p.position[2]);
+    rings.add(who, world, RING_COLOUR);
     let nearest = null;
-    for (const q of state.players.values()) {
+    let best = Infinity;
+    for (const q of s.players.values()) {
       if (q.name === who) continue;
       const d = Math.hypot(q.position[0] - p.position[0], q.position[1] - p.position[1], q.position[2] - p.position[2]);
-      if (!nearest || d < nearest.d) nearest = { q, d };
+      if (d < best) [nearest, best] = [q, d];
     }
     if (nearest) {
-      const eye = (x) => new THREE.Vector3(x.position[0], x.position[1] + 1.62, x.position[2]);
-      offerRoot.add(new THREE.Line(new THREE.BufferGeometry().setFromPoints([eye(p), eye(nearest.q)]), sightMaterial));
+      eyeA.fromArray(p.position).y += 1.62;
+      eyeB.fromArray(nearest.position).y += 1.62;
+      sightLines.addSegment(eyeA, eyeB);
     }
   }
+  rings.end();
+  sightLines.end();
 }
 
+// The blocks set with world.blocks: solid grey, passable pale, water blue and translucent.
+const blockRoot = new THREE.Group();
+const solidBlocks = new Batch(shadedUnitBox, new THREE.MeshBasicMaterial(SHADED), blockRoot);
+const waterBlocks = new Batch(shadedUnitBox, new THREE.MeshBasicMaterial({ ...SHADED, transparent: true, opacity: 0.5 }), blockRoot);
+const WORLD_COLOURS = { solid: 0x8b8f96, passable: 0xc8d070, water: 0x3070d0 };
 function syncBlocks(blocks) {
   if (blockRoot.userData.blocks === blocks) return;
   blockRoot.userData.blocks = blocks;
-  blockRoot.clear();
-  const colours = { solid: 0x8b8f96, passable: 0xc8d070, water: 0x3070d0, air: null };
+  solidBlocks.begin();
+  waterBlocks.begin();
   let budget = 20000;
   for (const e of blocks) {
-    const c = colours[e.block];
+    const c = WORLD_COLOURS[e.block];
     if (c == null) continue;
     const from = e.at ?? e.from;
     const to = e.at ?? e.to;
     if (!from || !to) continue;
+    const batch = e.block === 'water' ? waterBlocks : solidBlocks;
+    colour.setHex(c);
     for (let x = Math.min(from[0], to[0]); x <= Math.max(from[0], to[0]) && budget > 0; ++x)
       for (let y = Math.min(from[1], to[1]); y <= Math.max(from[1], to[1]) && budget > 0; ++y)
-        for (let z = Math.min(from[2], to[2]); z <= Math.max(from[2], to[2]) && budget > 0; ++z, --budget) {
-          const m = new THREE.Mesh(unitBox, new THREE.MeshLambertMaterial({ color: c, transparent: e.block === 'water', opacity: 0.5 }));
-          m.position.set(x, y, z);
-          blockRoot.add(m);
-        }
+        for (let z = Math.min(from[2], to[2]); z <= Math.max(from[2], to[2]) && budget > 0; ++z, --budget)
+          batch.add(null, world.makeTranslation(x, y, z), colour);
   }
+  solidBlocks.end();
+  waterBlocks.end();
 }
+scene.add(displayRoot, playerRoot, blockRoot, offerRoot);
 
 // ---------------------------------------------------------------------------------------------
 // The events panel, the selection, the timeline
@@ -285,13 +279,15 @@ $('filter-session').addEventListener('input', renderEvents);
 
 let state = emptyState();
 const raycaster = new THREE.Raycaster();
+const pointer = new THREE.Vector2();
 renderer.domElement.addEventListener('click', (ev) => {
   const r = renderer.domElement.getBoundingClientRect();
-  const ndc = new THREE.Vector2(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
-  raycaster.setFromCamera(ndc, camera);
-  const hit = raycaster.intersectObjects(displayRoot.children, false).find((h) => h.object.visible);
+  pointer.set(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
+  raycaster.setFromCamera(pointer, camera);
+  const hit = raycaster.intersectObjects(displayBatches.map((b) => b.mesh), false)[0];
   if (!hit) return;
-  const d = state.displays.get(hit.object.userData.handle);
+  const batch = displayBatches.find((b) => b.mesh === hit.object);
+  const d = state.displays.get(batch.handles[hit.instanceId]);
   if (!d) return;
   $('selection').textContent = JSON.stringify({ handle: d.handle, node: d.node, session: d.session, kind: d.kind,
     position: d.position, yaw: d.yaw, transform: d.transform }, null, 1);
@@ -302,6 +298,7 @@ let live = null;
 let tick = 0;
 let playing = false;
 let framesReceived = 0;
+let rendered = 0;
 
 /** Point the camera at the players the first time there are any. */
 let framed = false;
@@ -318,6 +315,7 @@ function frameOnce(s) {
 
 function show(s) {
   state = s;
+  dirty = true;
   frameOnce(s);
   syncDisplays(s);
   syncPlayers(s);
@@ -333,7 +331,13 @@ function show(s) {
 function seek(t) {
   if (!timeline) return;
   tick = Math.max(0, Math.min(timeline.ticks - 1, t | 0));
-  show(timeline.stateAt(tick));
+  // Playing moves forward a tick or two at a time: from the state shown rather than a snapshot.
+  const forward = state.tick >= 0 && tick > state.tick && tick - state.tick < SNAPSHOT_EVERY;
+  show(forward ? timeline.advance(state, tick) : timeline.stateAt(tick));
+  if (!playing) writeHash();
+}
+/** The address follows the tick (not while playing: browsers throttle frequent history updates). */
+function writeHash() {
   const h = hashParams();
   h.set('tick', String(tick));
   history.replaceState(null, '', `#${h}`);
@@ -342,11 +346,13 @@ function seek(t) {
 $('seek').addEventListener('input', () => seek(Number($('seek').value)));
 $('back').addEventListener('click', () => seek(tick - 1));
 $('fwd').addEventListener('click', () => seek(tick + 1));
-$('play').addEventListener('click', () => {
-  playing = !playing;
+function setPlaying(on) {
+  playing = on;
   $('play').textContent = playing ? '❚❚' : '▶';
-});
-$('follow').addEventListener('change', () => {});
+  if (!playing && timeline) writeHash();
+}
+$('play').addEventListener('click', () => setPlaying(!playing));
+$('follow').addEventListener('change', invalidate);
 
 // Markers above the seek slider, placed over the track's range of ticks: the whole timeline, or in
 // live mode the ticks since the page connected (the range grows as frames arrive, so the markers
@@ -403,32 +409,45 @@ function frame(now) {
     if (acc >= 1) {
       const n = Math.floor(acc);
       acc -= n;
-      if (tick + n >= timeline.ticks - 1) {
-        playing = false;
-        $('play').textContent = '▶';
-      }
+      const end = tick + n >= timeline.ticks - 1;
       seek(tick + n);
+      if (end) setPlaying(false);
     }
   }
-  const followed = playerObjects.get($('follow').value);
+  const followed = players.get($('follow').value);
   if (followed) {
-    const delta = v.copy(followed.position).add(new THREE.Vector3(0, 1, 0)).sub(controls.target);
-    controls.target.add(delta);
-    camera.position.add(delta);
+    v.copy(followed.position).setY(followed.position.y + 1).sub(controls.target);
+    if (v.lengthSq() > 0) {
+      controls.target.add(v);
+      camera.position.add(v);
+    }
   }
-  controls.update();
+  controls.update(); // dispatches 'change' when the camera moved
   placeMarkers();
-  renderer.render(scene, camera);
-  const w = container.clientWidth;
-  const h = container.clientHeight;
-  for (const g of playerObjects.values()) {
-    v.copy(g.position).add(new THREE.Vector3(0, 2.3, 0)).project(camera);
-    const l = g.userData.label;
-    l.style.display = v.z < 1 ? '' : 'none';
-    l.style.left = `${((v.x + 1) / 2) * w}px`;
-    l.style.top = `${((1 - v.y) / 2) * h}px`;
+  if (dirty) {
+    dirty = false;
+    renderer.render(scene, camera);
+    ++rendered;
+    placeLabels();
   }
   requestAnimationFrame(frame);
+}
+/** The players' name tags above their heads, moved only when they moved on screen. */
+function placeLabels() {
+  const w = container.clientWidth;
+  const h = container.clientHeight;
+  for (const p of players.values()) {
+    v.copy(p.position).setY(p.position.y + 2.3).project(camera);
+    const x = v.z < 1 ? Math.round(((v.x + 1) / 2) * w) : NaN;
+    const y = Math.round(((1 - v.y) / 2) * h);
+    if (x === p.x && y === p.y) continue;
+    if (Number.isNaN(x) !== Number.isNaN(p.x)) p.label.style.display = Number.isNaN(x) ? 'none' : '';
+    p.x = x;
+    p.y = y;
+    if (Number.isNaN(x)) continue;
+    p.label.style.left = `${x}px`;
+    p.label.style.top = `${y}px`;
+  }
 }
 requestAnimationFrame(frame);
 
@@ -567,10 +586,39 @@ window.__viewer = {
     }
     return (performance.now() - t0) / n;
   },
-  offersDrawn() { return offerRoot.children.filter((o) => o.isMesh).length; },
+  /** Frames per second over `ms` of playback at `speed` with the camera turning (so every frame
+   *  differs): animation frames, and the frames actually rendered, per second. */
+  measureFps(ms = 3000, speed = '1') {
+    return new Promise((done) => {
+      $('speed').value = speed;
+      setPlaying(true);
+      controls.autoRotate = true;
+      controls.autoRotateSpeed = 20;
+      const t0 = performance.now();
+      const r0 = rendered;
+      let frames = 0;
+      let prev = t0;
+      let worst = 0;
+      const count = (now) => {
+        ++frames;
+        worst = Math.max(worst, now - prev);
+        prev = now;
+        if (now - t0 < ms) { requestAnimationFrame(count); return; }
+        setPlaying(false);
+        controls.autoRotate = false;
+        const s = (now - t0) / 1000;
+        done({ fps: frames / s, renders: (rendered - r0) / s, worstMs: worst, tick: state.tick });
+      };
+      requestAnimationFrame(count);
+    });
+  },
+  offersDrawn() { return rings.n; },
   seek(t) { seek(t); renderer.render(scene, camera); return state.tick; },
   seekTime(t) { const t0 = performance.now(); seek(t); return performance.now() - t0; },
-  drawnDisplays() { return displayRoot.children.filter((o) => o.visible).length; },
+  /** Display instances drawn (hidden displays are not drawn). */
+  drawnDisplays() { return displayBatches.reduce((n, b) => n + b.mesh.count, 0); },
+  /** What click-to-inspect shows. */
+  selection() { return $('selection').textContent; },
   visibleDisplays() { return [...state.displays.values()].filter((d) => d.visible).length; },
   panelEvents() { return [...$('events').children].map((li) => li.dataset.type); },
   tickEvents() { return currentEvents.map((e) => e.type); },

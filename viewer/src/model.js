@@ -158,6 +158,12 @@ export class Timeline {
     return s;
   }
 
+  /** Moves s, the state at some tick before t (from stateAt), forward to tick t in place. */
+  advance(s, t) {
+    for (let u = s.tick + 1; u <= t; ++u) this.applyTick(s, u);
+    return s;
+  }
+
   eventsAt(t) {
     return this.frames.get(t) ?? [];
   }
