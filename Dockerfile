@@ -1,4 +1,5 @@
-# emote-sim: a slim runtime image with the default configuration and the sample emotes.
+# emote-sim: a slim runtime image with the default configuration, the sample emotes and the
+# browser viewer (served with `--http`).
 #   docker build -t emote-sim .
 #   docker run --rm -p 127.0.0.1:25580:25580 emote-sim
 # See docs/guide/deployment.md for running it as a sidecar.
@@ -28,6 +29,27 @@ RUN --mount=type=cache,id=emote-sim-ccache,target=/var/cache/ccache \
  && CCACHE_DIR=/var/cache/ccache ccache --show-stats \
  && strip build/server/emote-sim
 
+# ---- the browser viewer ------------------------------------------------------------------------
+# Node.js and npm from Debian; the page is bundled as scripts/build-viewer does (viewer/build.mjs,
+# three.js and esbuild pinned by viewer/package-lock.json). npm's download cache is a build cache
+# mount; the stage's own COPY of viewer/ only, so a C++ change does not rebuild the page.
+FROM debian:bookworm AS viewer
+RUN --mount=type=cache,id=emote-sim-apt-lists-viewer,target=/var/lib/apt/lists,sharing=locked \
+    --mount=type=cache,id=emote-sim-apt-archives-viewer,target=/var/cache/apt/archives,sharing=locked \
+    rm -f /etc/apt/apt.conf.d/docker-clean \
+ && apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm
+WORKDIR /viewer
+COPY viewer/ ./
+# Behind a TLS-inspecting proxy, give npm its CA bundle as the optional build secret `ca`
+# (`--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`; scripts/test-container does); it is
+# not part of any layer.
+RUN --mount=type=cache,id=emote-sim-npm,target=/root/.npm \
+    --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi \
+ && npm ci --no-audit --no-fund --loglevel=error \
+ && node build.mjs /viewer/dist
+
 # ---- runtime -----------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 RUN --mount=type=cache,id=emote-sim-apt-lists-runtime,target=/var/lib/apt/lists,sharing=locked \
@@ -38,6 +60,8 @@ RUN --mount=type=cache,id=emote-sim-apt-lists-runtime,target=/var/lib/apt/lists,
  && useradd --system --uid 10001 --home-dir /var/lib/emote-sim --create-home emote-sim \
  && install -d -o emote-sim -g emote-sim /run/emote-sim
 COPY --from=build /src/build/server/emote-sim /usr/local/bin/emote-sim
+# emote-sim finds the viewer at ../share/emote-sim/viewer from its own folder (docs/guide/viewer.md).
+COPY --from=viewer /viewer/dist/ /usr/local/share/emote-sim/viewer/
 # config/emote-sim.json names its emote folder relative to itself: /etc/emote-sim/emotes.
 COPY config/ /etc/emote-sim/
 ENV EMOTE_SIM_CONFIG=/etc/emote-sim/emote-sim.json \
