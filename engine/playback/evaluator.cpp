@@ -177,8 +177,7 @@ bool evaluator::runtime_world(std::int32_t i, std::int64_t t, const eval_env& en
     }
     local = local_from(pos, rot, scl);
   }
-  out = p.parent >= 0 ? math::affine_mul(state_[static_cast<std::size_t>(p.parent)].world, local)
-                      : local;
+  out = p.parent >= 0 ? math::affine_mul(world(p.parent), local) : local;
   return true;
 }
 
@@ -190,7 +189,7 @@ void evaluator::check_baked(std::int32_t i, std::int64_t t, const eval_env& env)
   std::uint32_t scale = s.scale;
   math::mat4f fresh;
   const bool ok = runtime_world(i, t, env, position, rotation, scale, fresh);
-  if (!ok || std::memcmp(&fresh, &s.world, sizeof fresh) != 0) {
+  if (!ok || std::memcmp(&fresh, &world(i), sizeof fresh) != 0) {
     core::cache_mismatch m("baked pose");
     m.session = env.session;
     m.detail = "node " + animation_->nodes()[static_cast<std::size_t>(i)].id + " of " +
@@ -226,12 +225,13 @@ bool evaluator::evaluate(std::int64_t t, double delta, const eval_env& env) {
     node_state& s = state_[idx];
     switch (p.pose) {
     case pose_source::table_constant:
-      s.world = a.table(p.table);
+      s.baked = &a.table(p.table);
       break;
     case pose_source::table_per_tick:
-      s.world = a.table(p.table + tick_index);
+      s.baked = &a.table(p.table + tick_index);
       break;
     case pose_source::runtime:
+      s.baked = nullptr;
       if (!runtime_world(i, t, env, s.position, s.rotation, s.scale, s.world)) {
         return false;
       }

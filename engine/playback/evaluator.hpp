@@ -48,7 +48,8 @@ public:
   [[nodiscard]] std::int32_t loop_count() const noexcept { return loop_count_; }
 
   [[nodiscard]] const math::mat4f& world(std::int32_t node) const noexcept {
-    return state_[static_cast<std::size_t>(node)].world;
+    const node_state& s = state_[static_cast<std::size_t>(node)];
+    return s.baked != nullptr ? *s.baked : s.world;
   }
   [[nodiscard]] bool visible(std::int32_t node) const noexcept {
     return state_[static_cast<std::size_t>(node)].visible;
@@ -63,6 +64,9 @@ public:
 
 private:
   struct node_state {
+    /// A baked pose's entry in the animation's table (it outlives this evaluator), else null
+    /// and `world` holds the pose: a baked node's tick writes one pointer, not 64 bytes.
+    const math::mat4f* baked = nullptr;
     std::uint32_t position = 0; ///< keyframe cursors
     std::uint32_t rotation = 0;
     std::uint32_t scale = 0;

@@ -29,26 +29,29 @@ std::string_view name(session_phase p) noexcept {
   return "SOLO";
 }
 
+// What every tick reads comes first (emit() walks both tables of every playback every tick;
+// at thousands of playbacks they do not stay in cache), what NBT tracks and hands use last.
 struct playback::node_rt {
   math::mat4f world;
-  std::int32_t interp = 0; ///< interpolation_duration of the last application
-  bool requested = true;   ///< requested visibility of the last application
-  bool set_hidden = false; ///< hidden by a segment's hidden set or hideAllAt0
-  core::nbt_compound nbt;  ///< merged NBT-track state
+  std::uint32_t world_version = 0; ///< changes whenever `world` changes (bit for bit)
+  std::int32_t interp = 0;         ///< interpolation_duration of the last application
+  bool requested = true;           ///< requested visibility of the last application
+  bool set_hidden = false;         ///< hidden by a segment's hidden set or hideAllAt0
   std::uint64_t nbt_version = 0;
+  core::nbt_compound nbt; ///< merged NBT-track state
   const evaluator* nbt_source = nullptr;
   std::uint64_t nbt_source_version = 0;
 };
 
 struct playback::handle_rt {
   std::int32_t node = -1;         ///< union index
+  std::uint32_t seen_world = 0;   ///< the node's world_version the emitted matrix came from
   bool hand = false;              ///< participant_hand item node
-  math::mat4f seen_world;         ///< the world the emitted matrix was computed from
-  math::mat4f emitted;            ///< last emitted display matrix
   bool transform_changed = false; ///< emit(): `emitted` changed in this call
   bool emitted_visible = false;
-  core::nbt_compound emitted_nbt;
   std::uint64_t seen_nbt_version = 0;
+  math::mat4f emitted; ///< last emitted display matrix
+  core::nbt_compound emitted_nbt;
   std::string emitted_item;
 };
 
@@ -236,7 +239,11 @@ void playback::apply_transforms(const evaluator& ev, std::int32_t interp) {
     const std::int32_t src =
         prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
     node_rt& n = nodes_[static_cast<std::size_t>(uidx[i])];
-    n.world = ev.world(src);
+    const math::mat4f& w = ev.world(src);
+    if (!w.bits_equal(n.world)) {
+      n.world = w;
+      ++n.world_version;
+    }
     if (n.interp != interp) {
       n.interp = interp;
       ++displays_version_;
@@ -391,6 +398,7 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
   nodes_.resize(unodes.size());
   for (std::size_t u = 0; u < unodes.size(); ++u) {
     nodes_[u].world = unodes[u].default_world;
+    ++nodes_[u].world_version;
     nodes_[u].requested = unodes[u].node->visible;
   }
   const auto display = emote_->display_nodes();
@@ -867,7 +875,7 @@ void playback::emit(std::vector<api::event>& out) {
       sp.transform = make_transform(m, info_.caches, info_.session, sp.handle);
       sp.visible = effective_visible(hr);
       sp.skin = info.skin;
-      hr.seen_world = n.world;
+      hr.seen_world = n.world_version;
       hr.emitted = m;
       hr.emitted_visible = sp.visible;
       hr.emitted_nbt = n.nbt;
@@ -922,8 +930,8 @@ void playback::emit(std::vector<api::event>& out) {
   for (handle_rt& hr : handles_) {
     const node_rt& n = nodes_[static_cast<std::size_t>(hr.node)];
     hr.transform_changed = false;
-    if (!n.world.bits_equal(hr.seen_world)) {
-      hr.seen_world = n.world;
+    if (n.world_version != hr.seen_world) {
+      hr.seen_world = n.world_version;
       const math::mat4f m = display_matrix(hr.node);
       if (!m.bits_equal(hr.emitted)) {
         hr.emitted = m;
