@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 namespace emote::protocol {
@@ -76,26 +78,39 @@ transform_memo& transform_texts() {
   return memo;
 }
 
+// The 14 floats lie back to back in the record (translation, left rotation, scale, right
+// rotation): the key is one copy of them.
+static_assert(offsetof(api::transform_record, left_rotation) ==
+                  offsetof(api::transform_record, translation) + 12 &&
+              offsetof(api::transform_record, scale) ==
+                  offsetof(api::transform_record, left_rotation) + 16 &&
+              offsetof(api::transform_record, right_rotation) ==
+                  offsetof(api::transform_record, scale) + 12);
+
 transform_key key_of(const api::transform_record& t) noexcept {
-  transform_key k{};
-  std::memcpy(k.v.data(), t.translation.data(), 12);
-  std::memcpy(k.v.data() + 3, t.left_rotation.data(), 16);
-  std::memcpy(k.v.data() + 7, t.scale.data(), 12);
-  std::memcpy(k.v.data() + 10, t.right_rotation.data(), 16);
+  transform_key k;
+  std::memcpy(k.v.data(), t.translation.data(), sizeof k.v);
   return k;
 }
 
-/// Start loading the memo slot of an event's transform text (encode_events looks ahead).
-void prefetch_transform(const api::event& e) noexcept {
+/// The memo hash of an event's transform text, its slot prefetched (encode_events looks ahead);
+/// nullopt for an event without a transform.
+std::optional<std::uint64_t> prefetch_transform(const api::event& e) noexcept {
   if (const auto* up = std::get_if<api::ev_display_update>(&e); up && up->transform) {
-    transform_texts().prefetch(key_of(*up->transform));
+    transform_memo& memo = transform_texts();
+    const std::uint64_t h = transform_memo::hash(key_of(*up->transform));
+    memo.prefetch_hashed(h);
+    return h;
   }
+  return std::nullopt;
 }
 
 /// A transform's text through the memo as `caches` says (`check`: a hit must equal the text
 /// written afresh, or core::cache_mismatch names the session (0: unknown) and handle).
+/// `hash`: the key's memo hash when the caller computed it already.
 void transform(json_out& o, const api::transform_record& t, bool matrix,
-               const core::cache_options& caches, api::session_id session, api::handle_id handle) {
+               const core::cache_options& caches, api::session_id session, api::handle_id handle,
+               std::optional<std::uint64_t> hash = std::nullopt) {
   if (matrix || caches.mode == core::cache_mode::off) {
     write_transform(o, t, matrix);
     return;
@@ -103,7 +118,8 @@ void transform(json_out& o, const api::transform_record& t, bool matrix,
   transform_memo& memo = transform_texts();
   memo.resize(caches.transform_text_slots);
   const transform_key k = key_of(t);
-  const transform_text* hit = memo.find(k);
+  const std::uint64_t h = hash ? *hash : transform_memo::hash(k);
+  const transform_text* hit = memo.find_hashed(k, h);
   if (hit != nullptr && caches.mode == core::cache_mode::on) {
     o.raw(std::string_view(hit->text.data(), hit->size));
     return;
@@ -127,7 +143,7 @@ void transform(json_out& o, const api::transform_record& t, bool matrix,
     transform_text v{};
     std::memcpy(v.text.data(), o.buffer().data() + begin, n);
     v.size = static_cast<std::uint16_t>(n);
-    memo.store(k, v);
+    memo.store_hashed(k, h, v);
   }
 }
 
@@ -168,6 +184,8 @@ struct event_writer {
   json_out& o;
   bool matrix;
   const core::cache_options& caches;
+  /// The transform text memo's hash of the next display.update's transform, when known.
+  std::optional<std::uint64_t> transform_hash;
 
   void session(api::session_id s) {
     o.raw(R"(,"session":)");
@@ -296,7 +314,7 @@ struct event_writer {
     o.i64(e.handle);
     if (e.transform) {
       o.raw(R"(,"transform":)");
-      transform(o, *e.transform, matrix, caches, 0, e.handle);
+      transform(o, *e.transform, matrix, caches, 0, e.handle, transform_hash);
       o.raw(R"(,"interpolation_duration":)");
       o.i64(e.interpolation_duration);
       o.raw(R"(,"start_interpolation":0)");
@@ -481,7 +499,7 @@ core::memo_stats transform_text_memo_stats() noexcept {
 void encode_event(std::string& out, const api::event& e, bool matrix,
                   const core::cache_options& caches) {
   json_out o(out);
-  std::visit(event_writer{o, matrix, caches}, e);
+  std::visit(event_writer{o, matrix, caches, std::nullopt}, e);
 }
 
 void encode_frame_head(std::string& out, api::tick_number tick) {
@@ -492,22 +510,27 @@ void encode_frame_head(std::string& out, api::tick_number tick) {
 void encode_events(std::string& out, std::span<const api::event> events, bool matrix,
                    const core::cache_options& caches) {
   json_out o(out);
-  event_writer w{o, matrix, caches};
-  // The transform texts' memo slots are loaded a few events ahead of their use.
+  event_writer w{o, matrix, caches, std::nullopt};
+  // The transform texts' memo slots are loaded a few events ahead of their use; the hashes
+  // computed for that wait in a ring until their event is written.
   constexpr std::size_t ahead = 6;
+  constexpr std::size_t ring = 8;
+  static_assert(ring > ahead);
+  std::array<std::optional<std::uint64_t>, ring> hashes{};
   const bool prefetch = !matrix && caches.mode != core::cache_mode::off;
   if (prefetch) {
     for (std::size_t i = 0; i < std::min(ahead, events.size()); ++i) {
-      prefetch_transform(events[i]);
+      hashes[i % ring] = prefetch_transform(events[i]);
     }
   }
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (prefetch && i + ahead < events.size()) {
-      prefetch_transform(events[i + ahead]);
+      hashes[(i + ahead) % ring] = prefetch_transform(events[i + ahead]);
     }
     if (i != 0) {
       o.ch(',');
     }
+    w.transform_hash = prefetch ? hashes[i % ring] : std::nullopt;
     std::visit(w, events[i]);
   }
 }
@@ -671,7 +694,7 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
   }
   json_out o(out);
   frame_head(o, frame_->tick);
-  event_writer w{o, filter.matrix, caches_};
+  event_writer w{o, filter.matrix, caches_, std::nullopt};
   count = 0;
   const auto& events = frame_->events;
   for (std::size_t i = 0; i < events.size(); ++i) {

@@ -10,6 +10,7 @@
 // --reference`), or `check` (`--check-caches`: every hit is recomputed and compared, and the
 // first mismatch stops the run with a core::cache_mismatch naming where it happened).
 
+#include "engine/core/prefetch.hpp"
 #include "engine/core/state_digest.hpp"
 
 #include <array>
@@ -116,6 +117,12 @@ template <class Key>
   return h;
 }
 
+/// Memory for a memo table of `bytes`, zeroed: large tables are aligned to and advised for
+/// transparent huge pages (Linux), since lookups land anywhere in them and a miss of the address
+/// translation costs as much as the cache miss. free_table() releases it.
+[[nodiscard]] void* allocate_table(std::size_t bytes);
+void free_table(void* p) noexcept;
+
 template <class Key, class Value>
 class direct_memo {
 public:
@@ -136,10 +143,16 @@ public:
     stats_.entries = 0;
   }
 
+  /// The hash a lookup of `key` uses (memo_hash): callers that prefetch a slot and look it up a
+  /// little later compute it once and pass it to the *_hashed calls.
+  [[nodiscard]] static std::uint64_t hash(const Key& key) noexcept { return memo_hash(key); }
+
   /// The stored value for `key`, or null (a miss).
-  [[nodiscard]] const Value* find(const Key& key) noexcept {
+  [[nodiscard]] const Value* find(const Key& key) noexcept { return find_hashed(key, hash(key)); }
+  /// find() with `h` = hash(key).
+  [[nodiscard]] const Value* find_hashed(const Key& key, std::uint64_t h) noexcept {
     if (table_) {
-      const slot& s = table_[index(key)];
+      const slot& s = table_.get()[slot_of(h)];
       if (s.used && std::memcmp(&s.key, &key, sizeof(Key)) == 0) {
         ++stats_.hits;
         return &s.value;
@@ -152,23 +165,25 @@ public:
   /// Start loading the slot of `key` into cache, for a find() a little later: with many
   /// instances the table is far larger than the cache, and a lookup is a memory round trip that
   /// a prefetch issued some work earlier hides.
-  void prefetch(const Key& key) noexcept {
-    if (!table_) {
-      return;
+  void prefetch(const Key& key) noexcept { prefetch_hashed(hash(key)); }
+  /// prefetch() with `h` = hash(key).
+  void prefetch_hashed(std::uint64_t h) noexcept {
+    if (table_) {
+      prefetch_bytes(&table_.get()[slot_of(h)], sizeof(slot));
     }
-    const char* p = reinterpret_cast<const char*>(&table_[index(key)]);
-    for (std::size_t off = 0; off < sizeof(slot); off += 64) {
-      __builtin_prefetch(p + off);
-    }
-    __builtin_prefetch(p + sizeof(slot) - 1);
   }
 
   /// Store `value` for `key` (replacing whatever the slot held); returns the stored value.
   const Value& store(const Key& key, const Value& value) {
+    return store_hashed(key, hash(key), value);
+  }
+  /// store() with `h` = hash(key).
+  const Value& store_hashed(const Key& key, std::uint64_t h, const Value& value) {
     if (!table_) {
-      table_ = std::make_unique<slot[]>(slots_);
+      table_ = table_ptr(static_cast<slot*>(allocate_table(slots_ * sizeof(slot))));
+      std::uninitialized_value_construct_n(table_.get(), slots_);
     }
-    slot& s = table_[index(key)];
+    slot& s = table_.get()[slot_of(h)];
     stats_.entries += s.used ? 0 : 1;
     std::memcpy(&s.key, &key, sizeof(Key));
     s.value = value;
@@ -186,8 +201,8 @@ public:
   /// false when the memo holds nothing.
   bool corrupt_one_entry_for_test() noexcept {
     for (std::uint32_t i = 0; table_ && i < slots_; ++i) {
-      if (table_[i].used) {
-        reinterpret_cast<unsigned char*>(&table_[i].value)[0] ^= 0x10;
+      if (table_.get()[i].used) {
+        reinterpret_cast<unsigned char*>(&table_.get()[i].value)[0] ^= 0x10;
         return true;
       }
     }
@@ -200,11 +215,17 @@ private:
     Value value{};
     bool used = false;
   };
-  [[nodiscard]] std::size_t index(const Key& key) const noexcept {
-    return static_cast<std::size_t>(memo_hash(key) >> shift_);
+  [[nodiscard]] std::size_t slot_of(std::uint64_t h) const noexcept {
+    return static_cast<std::size_t>(h >> shift_);
   }
 
-  std::unique_ptr<slot[]> table_;
+  // Slots are trivially destructible: the table is freed without running destructors.
+  static_assert(std::is_trivially_destructible_v<Key> && std::is_trivially_destructible_v<Value>);
+  struct table_free {
+    void operator()(slot* p) const noexcept { free_table(p); }
+  };
+  using table_ptr = std::unique_ptr<slot, table_free>;
+  table_ptr table_;
   std::uint32_t slots_ = 32768;
   unsigned shift_ = 64 - 15;
   memo_stats stats_;

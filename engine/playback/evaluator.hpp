@@ -45,6 +45,8 @@ public:
   bool advance_to(std::int64_t t, const eval_env& env);
 
   [[nodiscard]] std::int64_t tick() const noexcept { return t_; }
+  /// Start loading what the next evaluation walks (playback::prefetch). A hint only.
+  void prefetch() const noexcept;
   [[nodiscard]] std::int32_t loop_count() const noexcept { return loop_count_; }
 
   [[nodiscard]] const math::mat4f& world(std::int32_t node) const noexcept {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 namespace emote::playback {
@@ -77,16 +78,19 @@ decomposition_memo& decompositions() {
 
 /// The decomposition of `m` through the memo as `caches` says (`check`: a hit must equal the
 /// fresh decomposition bit for bit, or core::cache_mismatch names the session and handle).
+/// `hash`: the matrix's memo hash when the caller computed it already.
 math::decomposition decomposition_of(const math::mat4f& m, const core::cache_options& caches,
-                                     api::session_id session, api::handle_id handle) {
+                                     api::session_id session, api::handle_id handle,
+                                     std::optional<std::uint64_t> hash = std::nullopt) {
   if (caches.mode == core::cache_mode::off) {
     return math::decompose(m);
   }
   decomposition_memo& memo = decompositions();
   memo.resize(caches.decomposition_slots);
-  const math::decomposition* hit = memo.find(m);
+  const std::uint64_t h = hash ? *hash : decomposition_memo::hash(m);
+  const math::decomposition* hit = memo.find_hashed(m, h);
   if (hit == nullptr) {
-    return memo.store(m, math::decompose(m));
+    return memo.store_hashed(m, h, math::decompose(m));
   }
   if (caches.mode == core::cache_mode::check) {
     const math::decomposition fresh = math::decompose(m);
@@ -101,8 +105,9 @@ math::decomposition decomposition_of(const math::mat4f& m, const core::cache_opt
 }
 
 api::transform_record make_transform(const math::mat4f& m, const core::cache_options& caches,
-                                     api::session_id session, api::handle_id handle) {
-  const math::decomposition d = decomposition_of(m, caches, session, handle);
+                                     api::session_id session, api::handle_id handle,
+                                     std::optional<std::uint64_t> hash = std::nullopt) {
+  const math::decomposition d = decomposition_of(m, caches, session, handle, hash);
   api::transform_record r;
   r.matrix = m.row_major();
   r.translation = {d.translation.x, d.translation.y, d.translation.z};
@@ -181,6 +186,17 @@ playback::playback(std::shared_ptr<const prepared_emote> emote, start_info info)
 }
 
 playback::~playback() = default;
+
+void playback::prefetch() const noexcept {
+  core::prefetch_bytes(this, sizeof *this);
+  core::prefetch_bytes(nodes_.data(), nodes_.size() * sizeof(node_rt));
+  core::prefetch_bytes(handles_.data(), handles_.size() * sizeof(handle_rt));
+  core::prefetch_bytes(handle_ids_.data(), handle_ids_.size() * sizeof(api::handle_id));
+  const evaluator* current = compiled_ ? segment_eval_ : cycle_;
+  if (current != nullptr) {
+    current->prefetch();
+  }
+}
 
 bool playback::follows() const noexcept {
   if (external_placement_ || stopped_) {
@@ -926,8 +942,15 @@ void playback::emit(std::vector<api::event>& out) {
   }
   // First the display matrices that changed, each prefetching its decomposition's memo slot, so
   // that the lookups of the second pass find them in cache.
+  // Their hashes wait in `hashes` (this thread's, grown once) for the second pass.
   decomposition_memo& memo = decompositions();
-  for (handle_rt& hr : handles_) {
+  const bool memoised = info_.caches.mode != core::cache_mode::off;
+  thread_local std::vector<std::uint64_t> hashes;
+  if (hashes.size() < handles_.size()) {
+    hashes.resize(handles_.size());
+  }
+  for (std::size_t h = 0; h < handles_.size(); ++h) {
+    handle_rt& hr = handles_[h];
     const node_rt& n = nodes_[static_cast<std::size_t>(hr.node)];
     hr.transform_changed = false;
     if (n.world_version != hr.seen_world) {
@@ -936,7 +959,10 @@ void playback::emit(std::vector<api::event>& out) {
       if (!m.bits_equal(hr.emitted)) {
         hr.emitted = m;
         hr.transform_changed = true;
-        memo.prefetch(m);
+        if (memoised) {
+          hashes[h] = decomposition_memo::hash(m);
+          memo.prefetch_hashed(hashes[h]);
+        }
       }
     }
   }
@@ -970,7 +996,9 @@ void playback::emit(std::vector<api::event>& out) {
         out.emplace_back(std::in_place_type<api::ev_display_update>));
     up.handle = handle_ids_[h];
     if (transform) {
-      up.transform = make_transform(hr.emitted, info_.caches, info_.session, up.handle);
+      up.transform =
+          make_transform(hr.emitted, info_.caches, info_.session, up.handle,
+                         memoised ? std::optional<std::uint64_t>(hashes[h]) : std::nullopt);
       up.interpolation_duration = n.interp;
     }
     if (visible || item) {

@@ -134,6 +134,11 @@ public:
   /// recompute and leave the kept one alone, to check it).
   [[nodiscard]] std::uint64_t displays_digest(bool fresh) const;
 
+  /// Start loading the state the next advance() and emit() walk (this object, its node and
+  /// handle tables, the current evaluator's): a stress run calls it for the next instance while
+  /// it works on this one. A hint only.
+  void prefetch() const noexcept;
+
   // ----- test hook
   /// Replace the selection generator (playback.md §3.1 allows a scripted source in tests). The
   /// source must outlive the playback.

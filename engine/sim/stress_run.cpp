@@ -159,8 +159,13 @@ struct stress_run::impl {
     // Each instance emits right after it advances, while its state is still in cache. Instances
     // do not interact (no players, no commands), so this frame equals advancing all, then
     // emitting all.
+    // The next instance's state lies elsewhere on the heap: it starts loading while this one
+    // works.
     for (std::size_t i = b; i < e; ++i) {
       instance& in = instances[i];
+      if (i + 1 < e && instances[i + 1].pb) {
+        instances[i + 1].pb->prefetch();
+      }
       if (!in.pb) {
         continue;
       }

@@ -11,13 +11,18 @@
 #include "protocol/scenario.hpp"
 #include "server/content_loader.hpp"
 #include "server/engine_host.hpp"
+#include "server/huge_pages.hpp"
 #include "server/stress.hpp"
 #include "server/stress_readers.hpp"
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
 
 using namespace emote;
 
@@ -395,4 +400,23 @@ TEST_CASE("stress --state-digests: the instances' state digest every tick, a dum
   CHECK_MESSAGE(json.find(R"("state_digests":{"digest_ms":)") != std::string::npos, json);
   CHECK(json.find(R"("last_digest":")" + core::state_digest_hex(r.state.last_digest) + "\"") !=
         std::string::npos);
+}
+
+TEST_CASE("stress: the heap advice finds the heap and leaves its contents alone") {
+  // Some megabytes of small allocations, as the instances make, then the advice.
+  std::vector<std::unique_ptr<std::array<std::uint32_t, 24>>> blocks;
+  for (std::uint32_t i = 0; i < 100000; ++i) {
+    blocks.push_back(std::make_unique<std::array<std::uint32_t, 24>>());
+    blocks.back()->fill(i);
+  }
+  const server::huge_page_result r = server::advise_heap_huge_pages();
+#if defined(__linux__)
+  CHECK(r.heap_bytes >= std::size_t{8} << 20);
+#endif
+  CHECK((!r.collapsed || r.advised)); // collapsing is only tried once advised
+  bool intact = true;
+  for (std::uint32_t i = 0; i < blocks.size(); ++i) {
+    intact = intact && (*blocks[i])[0] == i && (*blocks[i])[23] == i;
+  }
+  CHECK(intact);
 }
