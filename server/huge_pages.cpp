@@ -25,15 +25,16 @@ huge_page_result advise_heap_huge_pages() noexcept {
   char line[512];
   std::uintptr_t begin = 0;
   std::uintptr_t end = 0;
+  // The heap may show as several adjacent mappings (an earlier madvise splits it): their union.
   while (std::fgets(line, sizeof line, maps) != nullptr) {
-    if (std::strstr(line, "[heap]") != nullptr) {
-      unsigned long long b = 0;
-      unsigned long long e = 0;
-      if (std::sscanf(line, "%llx-%llx", &b, &e) == 2) {
-        begin = static_cast<std::uintptr_t>(b);
-        end = static_cast<std::uintptr_t>(e);
-      }
-      break;
+    if (std::strstr(line, "[heap]") == nullptr) {
+      continue;
+    }
+    unsigned long long b = 0;
+    unsigned long long e = 0;
+    if (std::sscanf(line, "%llx-%llx", &b, &e) == 2) {
+      begin = begin == 0 ? static_cast<std::uintptr_t>(b) : begin;
+      end = static_cast<std::uintptr_t>(e);
     }
   }
   std::fclose(maps);
