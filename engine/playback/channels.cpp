@@ -8,7 +8,6 @@
 
 namespace emote::playback {
 
-
 double keyframe_progress(std::span<const content::vector_keyframe> keys, std::uint32_t k,
                          std::int64_t t) noexcept {
   if (k + 1 >= keys.size()) {

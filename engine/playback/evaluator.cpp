@@ -13,7 +13,12 @@
 namespace emote::playback {
 
 evaluator::evaluator(const prepared_animation& animation)
-    : animation_(&animation), molang_(animation.source()), state_(animation.nodes().size()) {}
+    : animation_(&animation), molang_(animation.source()), state_(animation.nodes().size()),
+      runtime_(state_.size()) {
+  for (std::size_t i = 0; i < state_.size(); ++i) {
+    state_[i].pose = &runtime_[i].world;
+  }
+}
 
 bool evaluator::begin(std::int64_t t0, std::int32_t loop_count, const eval_env& env) {
   const prepared_animation& a = *animation_;
@@ -37,17 +42,18 @@ bool evaluator::begin(std::int64_t t0, std::int32_t loop_count, const eval_env& 
   }
   for (std::size_t i = 0; i < state_.size(); ++i) {
     node_state& s = state_[i];
+    node_runtime& r = runtime_[i];
     const content::node_tracks& tr = a.tracks(static_cast<std::int32_t>(i));
-    s.position =
+    r.position =
         tr.position.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.position, 0, t0);
-    s.rotation =
+    r.rotation =
         tr.rotation.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.rotation, 0, t0);
-    s.scale = tr.scale.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.scale, 0, t0);
+    r.scale = tr.scale.empty() ? 0 : advance_cursor<content::vector_keyframe>(tr.scale, 0, t0);
     s.visible_key =
         tr.visible.empty() ? 0 : advance_cursor<content::visible_keyframe>(tr.visible, 0, t0);
     s.nbt_next = 0;
-    if (!s.nbt.empty()) {
-      s.nbt.entries.clear();
+    if (!r.nbt.empty()) {
+      r.nbt.entries.clear();
     }
     s.nbt_version = ++version_counter_;
   }
@@ -55,7 +61,6 @@ bool evaluator::begin(std::int64_t t0, std::int32_t loop_count, const eval_env& 
 }
 
 void evaluator::prefetch() const noexcept {
-  core::prefetch_bytes(this, sizeof *this);
   core::prefetch_bytes(state_.data(), state_.size() * sizeof(node_state));
 }
 
@@ -141,11 +146,12 @@ bool evaluator::rotation_channel(std::span<const content::vector_keyframe> keys,
 bool evaluator::apply_nbt(std::int32_t node, std::int64_t t, const eval_env& env) {
   const content::node_tracks& tr = animation_->tracks(node);
   node_state& s = state_[static_cast<std::size_t>(node)];
+  core::nbt_compound& nbt = runtime_[static_cast<std::size_t>(node)].nbt;
   while (s.nbt_next < tr.nbt.size() && tr.nbt[s.nbt_next].time.count() <= t) {
     const content::nbt_keyframe& kf = tr.nbt[s.nbt_next];
     ++s.nbt_next;
     if (!kf.is_select()) {
-      core::merge_into(s.nbt, kf.value);
+      core::merge_into(nbt, kf.value);
     } else {
       queries_.key_frame_lerp_time = 0.0;
       double x = 0;
@@ -155,7 +161,7 @@ bool evaluator::apply_nbt(std::int32_t node, std::int64_t t, const eval_env& env
       if (x != std::rint(x) || x < 0.0 || x >= static_cast<double>(kf.options.size())) {
         return false; // selector outside its options (playback.md §2.7)
       }
-      core::merge_into(s.nbt, kf.options[static_cast<std::size_t>(x)]);
+      core::merge_into(nbt, kf.options[static_cast<std::size_t>(x)]);
     }
     s.nbt_version = ++version_counter_;
   }
@@ -189,10 +195,10 @@ bool evaluator::runtime_world(std::int32_t i, std::int64_t t, const eval_env& en
 
 void evaluator::check_baked(std::int32_t i, std::int64_t t, const eval_env& env) {
   // The node's own cursors stay where begin() put them: a baked node never moves them.
-  const node_state& s = state_[static_cast<std::size_t>(i)];
-  std::uint32_t position = s.position;
-  std::uint32_t rotation = s.rotation;
-  std::uint32_t scale = s.scale;
+  const node_runtime& r = runtime_[static_cast<std::size_t>(i)];
+  std::uint32_t position = r.position;
+  std::uint32_t rotation = r.rotation;
+  std::uint32_t scale = r.scale;
   math::mat4f fresh;
   const bool ok = runtime_world(i, t, env, position, rotation, scale, fresh);
   if (!ok || std::memcmp(&fresh, &world(i), sizeof fresh) != 0) {
@@ -231,17 +237,19 @@ bool evaluator::evaluate(std::int64_t t, double delta, const eval_env& env) {
     node_state& s = state_[idx];
     switch (p.pose) {
     case pose_source::table_constant:
-      s.baked = &a.table(p.table);
+      s.pose = &a.table(p.table);
       break;
     case pose_source::table_per_tick:
-      s.baked = &a.table(p.table + tick_index);
+      s.pose = &a.table(p.table + tick_index);
       break;
-    case pose_source::runtime:
-      s.baked = nullptr;
-      if (!runtime_world(i, t, env, s.position, s.rotation, s.scale, s.world)) {
+    case pose_source::runtime: {
+      node_runtime& r = runtime_[idx];
+      s.pose = &r.world;
+      if (!runtime_world(i, t, env, r.position, r.rotation, r.scale, r.world)) {
         return false;
       }
       break;
+    }
     }
     if (p.pose != pose_source::runtime && env.caches == core::cache_mode::check) {
       check_baked(i, t, env);

@@ -35,6 +35,9 @@ struct eval_env {
 class evaluator {
 public:
   explicit evaluator(const prepared_animation& animation);
+  // Node states point at this evaluator's own runtime worlds.
+  evaluator(const evaluator&) = delete;
+  evaluator& operator=(const evaluator&) = delete;
 
   [[nodiscard]] const prepared_animation& animation() const noexcept { return *animation_; }
 
@@ -45,19 +48,26 @@ public:
   bool advance_to(std::int64_t t, const eval_env& env);
 
   [[nodiscard]] std::int64_t tick() const noexcept { return t_; }
-  /// Start loading what the next evaluation walks (playback::prefetch). A hint only.
+  /// Start loading the per-node state the next evaluation walks (playback::prefetch; this
+  /// object must be in cache already, or the call waits for it). A hint only.
   void prefetch() const noexcept;
   [[nodiscard]] std::int32_t loop_count() const noexcept { return loop_count_; }
 
   [[nodiscard]] const math::mat4f& world(std::int32_t node) const noexcept {
-    const node_state& s = state_[static_cast<std::size_t>(node)];
-    return s.baked != nullptr ? *s.baked : s.world;
+    return *state_[static_cast<std::size_t>(node)].pose;
+  }
+  /// Whether world(node) is a baked pose: an entry of the animation's table, which stays put
+  /// and unchanged as long as the animation lives (else it is this evaluator's, rewritten by
+  /// the next evaluation).
+  [[nodiscard]] bool world_is_baked(std::int32_t node) const noexcept {
+    const auto i = static_cast<std::size_t>(node);
+    return state_[i].pose != &runtime_[i].world;
   }
   [[nodiscard]] bool visible(std::int32_t node) const noexcept {
     return state_[static_cast<std::size_t>(node)].visible;
   }
   [[nodiscard]] const core::nbt_compound& nbt(std::int32_t node) const noexcept {
-    return state_[static_cast<std::size_t>(node)].nbt;
+    return runtime_[static_cast<std::size_t>(node)].nbt;
   }
   /// Changes whenever the node's NBT state changes (including when it is emptied).
   [[nodiscard]] std::uint64_t nbt_version(std::int32_t node) const noexcept {
@@ -65,19 +75,24 @@ public:
   }
 
 private:
+  /// What every evaluation reads and writes of a node (32 bytes: thousands of evaluators are
+  /// walked every tick, and a baked node needs nothing else).
   struct node_state {
-    /// A baked pose's entry in the animation's table (it outlives this evaluator), else null
-    /// and `world` holds the pose: a baked node's tick writes one pointer, not 64 bytes.
-    const math::mat4f* baked = nullptr;
+    /// The node's world matrix: a baked pose's entry in the animation's table (it outlives this
+    /// evaluator; a baked node's tick writes one pointer, not 64 bytes), else its runtime world.
+    const math::mat4f* pose = nullptr;
+    std::uint64_t nbt_version = 0;
+    std::uint32_t visible_key = 0;
+    std::uint32_t nbt_next = 0; ///< the next NBT keyframe not yet applied in this cycle
+    bool visible = true;
+  };
+  /// The rest: keyframe cursors and the pose of nodes evaluated at run time, the NBT state.
+  struct node_runtime {
     std::uint32_t position = 0; ///< keyframe cursors
     std::uint32_t rotation = 0;
     std::uint32_t scale = 0;
-    std::uint32_t visible_key = 0;
-    std::uint32_t nbt_next = 0; ///< the next NBT keyframe not yet applied in this cycle
     math::mat4f world;
-    bool visible = true;
     core::nbt_compound nbt;
-    std::uint64_t nbt_version = 0;
   };
 
   bool evaluate(std::int64_t t, double delta, const eval_env& env);
@@ -102,6 +117,7 @@ private:
   molang_host molang_;
   molang::frame_queries queries_;
   std::vector<node_state> state_;
+  std::vector<node_runtime> runtime_; ///< sized once: state_'s poses point into it
   std::int64_t t_ = 0;
   std::int32_t loop_count_ = 0;
   std::uint64_t version_counter_ = 0;

@@ -30,16 +30,19 @@ std::string_view name(session_phase p) noexcept {
   return "SOLO";
 }
 
-// What every tick reads comes first (emit() walks both tables of every playback every tick;
-// at thousands of playbacks they do not stay in cache), what NBT tracks and hands use last.
+// emit() walks both tables of every playback every tick, and at thousands of playbacks they do
+// not stay in cache: they hold what every tick reads (48 and 88 bytes), the rest (NBT states,
+// hand items, worlds evaluated at run time) is kept beside them and read only on a change.
 struct playback::node_rt {
-  math::mat4f world;
-  std::uint32_t world_version = 0; ///< changes whenever `world` changes (bit for bit)
+  /// The node's world matrix as last applied: a baked pose (an entry of a prepared animation's
+  /// table or a union node's default world, both as long-lived as emote_) or own_worlds_[u],
+  /// where a pose evaluated at run time is copied. Never null once started.
+  const math::mat4f* world = nullptr;
+  std::uint32_t world_version = 0; ///< changes whenever `*world` changes (bit for bit)
   std::int32_t interp = 0;         ///< interpolation_duration of the last application
   bool requested = true;           ///< requested visibility of the last application
   bool set_hidden = false;         ///< hidden by a segment's hidden set or hideAllAt0
-  std::uint64_t nbt_version = 0;
-  core::nbt_compound nbt; ///< merged NBT-track state
+  std::uint64_t nbt_version = 0;   ///< changes whenever node_nbt_[u] changes
   const evaluator* nbt_source = nullptr;
   std::uint64_t nbt_source_version = 0;
 };
@@ -52,8 +55,12 @@ struct playback::handle_rt {
   bool emitted_visible = false;
   std::uint64_t seen_nbt_version = 0;
   math::mat4f emitted; ///< last emitted display matrix
-  core::nbt_compound emitted_nbt;
-  std::string emitted_item;
+};
+
+/// What a handle last emitted besides its matrix and visibility.
+struct playback::handle_emitted {
+  core::nbt_compound nbt;
+  std::string item;
 };
 
 namespace {
@@ -187,14 +194,25 @@ playback::playback(std::shared_ptr<const prepared_emote> emote, start_info info)
 
 playback::~playback() = default;
 
-void playback::prefetch() const noexcept {
-  core::prefetch_bytes(this, sizeof *this);
-  core::prefetch_bytes(nodes_.data(), nodes_.size() * sizeof(node_rt));
-  core::prefetch_bytes(handles_.data(), handles_.size() * sizeof(handle_rt));
-  core::prefetch_bytes(handle_ids_.data(), handle_ids_.size() * sizeof(api::handle_id));
+void playback::prefetch(prefetch_stage stage) const noexcept {
   const evaluator* current = compiled_ ? segment_eval_ : cycle_;
-  if (current != nullptr) {
-    current->prefetch();
+  switch (stage) {
+  case prefetch_stage::object:
+    core::prefetch_bytes(this, sizeof *this);
+    break;
+  case prefetch_stage::tables:
+    core::prefetch_bytes(nodes_.data(), nodes_.size() * sizeof(node_rt));
+    core::prefetch_bytes(handles_.data(), handles_.size() * sizeof(handle_rt));
+    core::prefetch_bytes(handle_ids_.data(), handle_ids_.size() * sizeof(api::handle_id));
+    if (current != nullptr) {
+      core::prefetch_bytes(current, sizeof *current);
+    }
+    break;
+  case prefetch_stage::evaluator:
+    if (current != nullptr) {
+      current->prefetch();
+    }
+    break;
   }
 }
 
@@ -225,7 +243,7 @@ std::int32_t playback::teleport_duration() const noexcept {
 math::mat4f playback::display_matrix(std::int32_t union_node) const noexcept {
   const auto u = static_cast<std::size_t>(union_node);
   const api::space s = emote_->union_nodes()[u].space;
-  return math::affine_mul(root_rot_[idx(s)], nodes_[u].world);
+  return math::affine_mul(root_rot_[idx(s)], *nodes_[u].world);
 }
 
 bool playback::effective_visible(const handle_rt& h) const noexcept {
@@ -254,10 +272,20 @@ void playback::apply_transforms(const evaluator& ev, std::int32_t interp) {
   for (std::size_t i = 0; i < prepared.size(); ++i) {
     const std::int32_t src =
         prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
-    node_rt& n = nodes_[static_cast<std::size_t>(uidx[i])];
+    const auto u = static_cast<std::size_t>(uidx[i]);
+    node_rt& n = nodes_[u];
     const math::mat4f& w = ev.world(src);
-    if (!w.bits_equal(n.world)) {
-      n.world = w;
+    const bool changed = !w.bits_equal(*n.world);
+    if (ev.world_is_baked(src)) {
+      n.world = &w;
+    } else {
+      // The evaluator rewrites its runtime worlds: a copy of this one stays here.
+      if (changed || n.world != &own_worlds_[u]) {
+        own_worlds_[u] = w;
+      }
+      n.world = &own_worlds_[u];
+    }
+    if (changed) {
       ++n.world_version;
     }
     if (n.interp != interp) {
@@ -295,12 +323,13 @@ void playback::apply_nbt(const evaluator& ev) {
     }
     const std::int32_t src =
         prepared[i].mirror_of >= 0 ? prepared[i].mirror_of : static_cast<std::int32_t>(i);
-    node_rt& n = nodes_[static_cast<std::size_t>(uidx[i])];
+    const auto u = static_cast<std::size_t>(uidx[i]);
+    node_rt& n = nodes_[u];
     const std::uint64_t v = ev.nbt_version(src);
     if (n.nbt_source == &ev && n.nbt_source_version == v) {
       continue;
     }
-    n.nbt = ev.nbt(src);
+    node_nbt_[u] = ev.nbt(src);
     n.nbt_version = ++nbt_counter_;
     ++displays_version_;
     n.nbt_source = &ev;
@@ -412,14 +441,17 @@ bool playback::start(handle_pool& pool, tick_context& ctx) {
   start_tick_ = ctx.tick;
   const auto unodes = emote_->union_nodes();
   nodes_.resize(unodes.size());
+  own_worlds_.resize(unodes.size());
+  node_nbt_.resize(unodes.size());
   for (std::size_t u = 0; u < unodes.size(); ++u) {
-    nodes_[u].world = unodes[u].default_world;
+    nodes_[u].world = &unodes[u].default_world;
     ++nodes_[u].world_version;
     nodes_[u].requested = unodes[u].node->visible;
   }
   const auto display = emote_->display_nodes();
   pool.acquire(display.size(), handle_ids_);
   handles_.resize(display.size());
+  handle_emitted_.resize(display.size());
   handle_of_node_.assign(unodes.size(), -1);
   ++displays_version_;
   for (std::size_t h = 0; h < display.size(); ++h) {
@@ -768,9 +800,10 @@ void playback::at_start(const segment& s) {
     nodes_[static_cast<std::size_t>(u)].set_hidden = false;
   }
   // Every NBT state restored to empty, then the segment's evaluated states.
-  for (node_rt& n : nodes_) {
-    if (!n.nbt.empty()) {
-      n.nbt.entries.clear();
+  for (std::size_t u = 0; u < nodes_.size(); ++u) {
+    node_rt& n = nodes_[u];
+    if (!node_nbt_[u].empty()) {
+      node_nbt_[u].entries.clear();
       n.nbt_version = ++nbt_counter_;
     }
     n.nbt_source = nullptr;
@@ -880,8 +913,9 @@ void playback::emit(std::vector<api::event>& out) {
       if (!node.entity_nbt.empty()) {
         sp.entity_nbt = node.entity_nbt_snbt;
       }
-      if (!n.nbt.empty()) {
-        sp.nbt = core::to_snbt(n.nbt);
+      const core::nbt_compound& nbt = node_nbt_[u];
+      if (!nbt.empty()) {
+        sp.nbt = core::to_snbt(nbt);
       }
       sp.dimension = info_.dimension;
       sp.position = roots_[idx(info.space)].position;
@@ -894,10 +928,10 @@ void playback::emit(std::vector<api::event>& out) {
       hr.seen_world = n.world_version;
       hr.emitted = m;
       hr.emitted_visible = sp.visible;
-      hr.emitted_nbt = n.nbt;
+      handle_emitted_[h].nbt = nbt;
       hr.seen_nbt_version = n.nbt_version;
       if (hr.hand) {
-        hr.emitted_item = sp.item;
+        handle_emitted_[h].item = sp.item;
       }
       out.emplace_back(std::move(sp));
     }
@@ -976,16 +1010,17 @@ void playback::emit(std::vector<api::event>& out) {
     bool nbt = false;
     if (n.nbt_version != hr.seen_nbt_version) {
       hr.seen_nbt_version = n.nbt_version;
-      if (!(n.nbt == hr.emitted_nbt)) {
-        hr.emitted_nbt = n.nbt;
+      const core::nbt_compound& current = node_nbt_[static_cast<std::size_t>(hr.node)];
+      if (!(current == handle_emitted_[h].nbt)) {
+        handle_emitted_[h].nbt = current;
         nbt = true;
       }
     }
     bool item = false;
     if (hr.hand) {
       const std::string& current = hand_item(*unodes[static_cast<std::size_t>(hr.node)].node);
-      if (current != hr.emitted_item) {
-        hr.emitted_item = current;
+      if (current != handle_emitted_[h].item) {
+        handle_emitted_[h].item = current;
         item = true;
       }
     }
@@ -1009,10 +1044,10 @@ void playback::emit(std::vector<api::event>& out) {
       up.visible = vis;
     }
     if (nbt) {
-      up.nbt = core::to_snbt(n.nbt);
+      up.nbt = core::to_snbt(handle_emitted_[h].nbt);
     }
     if (item) {
-      up.item = hr.emitted_item;
+      up.item = handle_emitted_[h].item;
     }
   }
 }
@@ -1132,7 +1167,7 @@ void playback::describe_displays(Sink& s) const {
                                              : -static_cast<std::int64_t>(i) - 1);
     s.i64("node", h.node);
     s.boolean("visible", h.emitted_visible);
-    s.str("item", h.emitted_item);
+    s.str("item", handle_emitted_[i].item);
     s.end_object();
   }
   s.end_object();

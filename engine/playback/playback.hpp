@@ -134,10 +134,16 @@ public:
   /// recompute and leave the kept one alone, to check it).
   [[nodiscard]] std::uint64_t displays_digest(bool fresh) const;
 
-  /// Start loading the state the next advance() and emit() walk (this object, its node and
-  /// handle tables, the current evaluator's): a stress run calls it for the next instance while
-  /// it works on this one. A hint only.
-  void prefetch() const noexcept;
+  /// The stages of prefetch(): each reads only what the stage before brought into cache.
+  enum class prefetch_stage : std::uint8_t {
+    object,   ///< this object
+    tables,   ///< its node and handle tables and its current evaluator object
+    evaluator ///< that evaluator's per-node state
+  };
+  /// Start loading part of the state the next advance() and emit() walk: a stress run calls the
+  /// stages for the instances a few places ahead of the one it works on, the later stages for
+  /// the nearer ones (a stage reads pointers the stage before loaded). A hint only.
+  void prefetch(prefetch_stage stage) const noexcept;
 
   // ----- test hook
   /// Replace the selection generator (playback.md §3.1 allows a scripted source in tests). The
@@ -189,6 +195,7 @@ public:
 private:
   struct node_rt;
   struct handle_rt;
+  struct handle_emitted;
 
   // standalone Animation
   bool begin_cycle(std::int64_t t0, std::int32_t loop_count, tick_context& ctx);
@@ -241,7 +248,10 @@ private:
 
   // union nodes and handles
   std::vector<node_rt> nodes_;
+  std::vector<math::mat4f> own_worlds_;      ///< union index → a run-time world's copy
+  std::vector<core::nbt_compound> node_nbt_; ///< union index → merged NBT-track state
   std::vector<handle_rt> handles_;
+  std::vector<handle_emitted> handle_emitted_; ///< beside handles_: emitted NBT and item
   std::vector<api::handle_id> handle_ids_;
   std::vector<std::int32_t> handle_of_node_; ///< union index → index in handles_, or -1
   std::uint64_t nbt_counter_ = 0;

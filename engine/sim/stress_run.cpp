@@ -159,13 +159,26 @@ struct stress_run::impl {
     // Each instance emits right after it advances, while its state is still in cache. Instances
     // do not interact (no players, no commands), so this frame equals advancing all, then
     // emitting all.
-    // The next instance's state lies elsewhere on the heap: it starts loading while this one
-    // works.
+    // The next instances' state lies elsewhere on the heap: it starts loading while this one
+    // works, in stages (the object three ahead, its tables two ahead, its evaluator's state one
+    // ahead) so that no stage waits for a pointer still on its way.
+    using stage = playback::playback::prefetch_stage;
+    const auto ahead = [&](std::size_t k, stage st) {
+      if (k < e && instances[k].pb) {
+        instances[k].pb->prefetch(st);
+      }
+    };
+    ahead(b, stage::object);
+    ahead(b + 1, stage::object);
+    ahead(b + 2, stage::object);
+    ahead(b, stage::tables);
+    ahead(b + 1, stage::tables);
+    ahead(b, stage::evaluator);
     for (std::size_t i = b; i < e; ++i) {
       instance& in = instances[i];
-      if (i + 1 < e && instances[i + 1].pb) {
-        instances[i + 1].pb->prefetch();
-      }
+      ahead(i + 3, stage::object);
+      ahead(i + 2, stage::tables);
+      ahead(i + 1, stage::evaluator);
       if (!in.pb) {
         continue;
       }
