@@ -651,6 +651,8 @@ window.__viewer = {
     for (let i = 0; i < data.length; i += 4 * 97) set.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
     return set.size;
   },
+  /** The status line over the scene (name, note, failure) and whether it shows an error. */
+  status() { return { text: $('status').textContent, error: $('status').classList.contains('error') }; },
   markers() { return [...document.querySelectorAll('#markers .marker')].map((m) => m.className.replace('marker ', '')); },
   markerTitles() { return [...document.querySelectorAll('#markers .marker')].map((m) => m.title); },
 };

@@ -3,12 +3,14 @@
 // `emote-sim view`; the page must load without console errors and, at the ticks checked, (a) draw
 // as many display meshes as there are live visible displays (counted here from the timeline,
 // independently of the page's model), (b) list that tick's events in the panel, (c) show a block
-// display's colour at its projected position, (d) not be blank. A 12,000-tick scenario checks
-// seek times; a live `serve --http` page must receive frames over the WebSocket while a bot plays
-// and mark the playback's start and stop on its timeline, and that session's recording, viewed,
-// passes the checks above. Screenshots go to ARTIFACTS_DIR.
+// display's colour at its projected position, (d) not be blank. A scenario whose expectation
+// fails gets a red mark and the page says what failed. A 12,000-tick scenario and a 12,000-tick
+// recording check seek times; a live `serve --http` page must receive frames over the WebSocket
+// while a bot plays and mark the playback's start and stop on its timeline, and that session's
+// recording, viewed, passes the checks above, as does the recording cut mid-line (the page notes
+// it). Screenshots go to ARTIFACTS_DIR, and ARTIFACTS_DIR/result says whether the run passed.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +22,9 @@ const root = resolve(here, '../..');
 const exe = resolve(process.argv[2] ?? join(root, 'build/release/server/emote-sim'));
 const artifacts = resolve(process.argv[3] ?? join(root, 'build/release/viewer-test'));
 mkdirSync(artifacts, { recursive: true });
+// Whether this run passed, for scripts/viewer-pictures (the guide shows only a passing run's shots).
+const resultFile = join(artifacts, 'result');
+writeFileSync(resultFile, 'running\n');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let failures = 0;
@@ -75,12 +80,18 @@ async function openPage(browser, url) {
   return { page, errors };
 }
 
-async function viewScenario(browser, file, pickTicks, name) {
+/** `status`: what the page's status line must say (a RegExp) and whether it is an error. */
+async function viewScenario(browser, file, pickTicks, name, status = null) {
   const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
   const url = match[1];
   const timeline = await (await fetch(`${url}timeline.json`)).json();
   const ticks = typeof pickTicks === 'function' ? pickTicks(timeline) : pickTicks;
   const { page, errors } = await openPage(browser, url);
+  if (status) {
+    const shown = await page.evaluate(() => window.__viewer.status());
+    check(status.text.test(shown.text) && shown.error === status.error,
+      `${name}: the page says ${JSON.stringify(shown.text)}${shown.error ? ' as an error' : ''} (${status.text}${status.error ? ', an error' : ''})`);
+  }
   for (const t of ticks) {
     await page.evaluate((tt) => window.__viewer.seek(tt), t);
     const live = visibleAt(timeline, t);
@@ -198,6 +209,70 @@ async function seekTimes(browser) {
   child.kill('SIGTERM');
 }
 
+/** A line-protocol client that waits for its replies: `request(msg)` resolves with the reply to
+ *  `msg.id`. */
+function controller(port) {
+  return new Promise((res, rej) => {
+    const waiting = new Map();
+    let text = '';
+    const s = net.connect(port, '127.0.0.1', () => res({
+      send: (o) => s.write(`${JSON.stringify(o)}\n`),
+      request: (o) => new Promise((done) => { waiting.set(o.id, done); s.write(`${JSON.stringify(o)}\n`); }),
+      close: () => new Promise((done) => { s.once('close', done); s.end(); }),
+    }));
+    s.on('error', rej);
+    s.on('data', (d) => {
+      text += d;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
+        const line = text.slice(0, nl);
+        text = text.slice(nl + 1);
+        const m = JSON.parse(line);
+        if (m.op === 'reply' && waiting.has(m.id)) {
+          waiting.get(m.id)(m);
+          waiting.delete(m.id);
+        }
+      }
+    });
+  });
+}
+
+async function seekTimesRecording(browser) {
+  // A 12,000-tick recording (issue 15 asks for a recording): a manual-clock server records alice
+  // waving, stopping and waving again all along; `view` replays it and serves its timeline.
+  const record = join(mkdtempSync(join(tmpdir(), 'emote-sim-viewer-')), 'long.ndjson');
+  const server = await start(
+    ['serve', '--clock', 'manual', '--listen', '127.0.0.1:0', '--emotes', join(root, 'config/emotes'), '--record', record],
+    /listening on 127\.0\.0\.1:(\d+)[\s\S]*ready/);
+  const c = await controller(Number(server.match[1]));
+  c.send({ op: 'hello', protocol: 1 });
+  c.send({ op: 'player.join', player: 'alice', position: [0, 64, 0], yaw: 180 });
+  for (let t = 0; t < 12000; t += 120) {
+    c.send({ op: 'emote.play', player: 'alice', emote: 'sample:wave', bypass: true });
+    await c.request({ op: 'clock.step', id: `a${t}`, ticks: 100 });
+    c.send({ op: 'emote.stop', player: 'alice' });
+    await c.request({ op: 'clock.step', id: `b${t}`, ticks: 20 });
+  }
+  c.send({ op: 'bye' });
+  await c.close();
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await exited;
+  const { child, match, output } = await start(['view', record, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/, 60000);
+  const timeline = await (await fetch(`${match[1]}timeline.json`)).json();
+  check(timeline.ticks >= 12000 && /^PASS long\.ndjson: \d+ ticks replayed, identical/.test(output()),
+    `12,000-tick recording: view replays ${timeline.ticks} ticks (${output().split('\n')[0]})`);
+  const { page, errors } = await openPage(browser, match[1]);
+  let worst = 0;
+  for (const t of [11999, 5000, 7777, 130, 11000, 3, 9050]) {
+    worst = Math.max(worst, await page.evaluate((tt) => window.__viewer.seekTime(tt), t));
+  }
+  const at = await page.evaluate(() => window.__viewer.tick);
+  check(worst < 200 && at === 9050, `12,000-tick recording: the slowest of 7 seeks took ${worst.toFixed(1)} ms (< 200), at tick ${at}`);
+  check(errors.length === 0, `12,000-tick recording: no console errors${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+  await page.close();
+  child.kill('SIGTERM');
+}
+
 /** A minimal line-protocol bot. */
 function bot(port) {
   return new Promise((res, rej) => {
@@ -254,11 +329,27 @@ const browser = await puppeteer.launch({
   headless: true,
   args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
 });
-const watchdog = setTimeout(() => { console.log('FAIL browser tests took over 110 s'); process.exit(1); }, 110000);
+const watchdog = setTimeout(() => { console.log('FAIL browser tests took over 170 s'); process.exit(1); }, 170000);
 try {
   await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player');
   await viewScenario(browser, join(root, 'tests/data/viewer/showcase.json'), [1, 30, 45, 20], 'showcase');
+  // A scenario whose expectation fails: a red mark, and the page says what failed.
+  const failing = join(mkdtempSync(join(tmpdir(), 'emote-sim-viewer-')), 'failing.json');
+  writeFileSync(failing, JSON.stringify({
+    scenario: 1, name: 'failing', emotes: [join(root, 'tests/data/viewer/emotes')], ticks: 30,
+    script: [
+      { tick: 0, op: 'player.join', player: 'alice', position: [0, 64, 0], yaw: 180 },
+      { tick: 1, op: 'emote.play', player: 'alice', emote: 'viewer:showcase' },
+    ],
+    expect: [
+      { event: 'display.spawn', node: 'gold', kind: 'block', tick: 1 },
+      { event: 'playback.stopped', player: 'alice', reason: 'MANUAL', by: 20 },
+    ],
+  }));
+  const failed = await viewScenario(browser, failing, [1, 10], 'failing', { text: /^FAIL: .*playback\.stopped/, error: true });
+  check(failed.expectations.filter((x) => !x.pass).length === 1, 'failing: the timeline has one failed and one passed expectation');
   await seekTimes(browser);
+  await seekTimesRecording(browser);
   await manyDisplays(browser);
   // The live session's recording, replayed by `view`: the frame with the spawns, then later.
   const record = join(mkdtempSync(join(tmpdir(), 'emote-sim-viewer-')), 'live.ndjson');
@@ -267,7 +358,15 @@ try {
     const frames = timeline.lines.filter((l) => l.op === 'frame');
     const spawn = frames.find((l) => l.events.some((e) => e.type === 'display.spawn'));
     return [spawn.tick, spawn.tick + 1, frames[frames.length - 1].tick];
-  }, 'recording');
+  }, 'recording', { text: /^live\.ndjson  \d+ ticks/, error: false });
+  // The same recording cut mid-line by a crash: viewed up to its last whole line, and the page
+  // says so.
+  const cut = record.replace(/live\.ndjson$/, 'cut.ndjson');
+  writeFileSync(cut, `${readFileSync(record, 'utf8')}{"tick":99999,"conn":1,"msg":{"op":"pl`);
+  await viewScenario(browser, cut, (timeline) => {
+    const frames = timeline.lines.filter((l) => l.op === 'frame');
+    return [frames.find((l) => l.events.some((e) => e.type === 'display.spawn')).tick];
+  }, 'cut recording', { text: /note: the recording's last line was incomplete and is ignored/, error: false });
 } catch (e) {
   check(false, String(e.stack ?? e));
 } finally {
@@ -276,4 +375,5 @@ try {
   for (const c of children) c.kill('SIGKILL');
 }
 console.log(failures ? `${failures} failed` : 'all passed');
+writeFileSync(resultFile, failures ? 'failed\n' : 'passed\n');
 process.exit(failures ? 1 : 0);
