@@ -321,6 +321,72 @@ TEST_CASE("[engine] exe: GET /metrics on a running server") {
   CHECK(s.stop() == 0);
 }
 
+// protocol.md §10 `http`, docs/guide/viewer.md: the config key (here from EMOTE_SIM_HTTP, a bare
+// port) puts one listener on loopback that serves the viewer's page (or, when it is not built,
+// says how to build it), /viewer.json (live mode), /metrics and the observer WebSocket at /ws; a
+// Unix socket address is refused naming the key.
+TEST_CASE("[engine] exe: serve with http set serves the viewer, /metrics and /ws on loopback") {
+  const auto dir = scratch_dir("exe_http");
+  std::string err;
+  CHECK(process::run({"serve", "--http", "unix:" + (dir / "h.sock").string()}, dir, nullptr,
+                     &err) == 2);
+  CHECK_MESSAGE(err.find("config: http (from --http): must be a TCP HOST:PORT address") !=
+                    std::string::npos,
+                err);
+  CHECK(process::run({"serve"}, dir, nullptr, &err, {"EMOTE_SIM_HTTP=localhost"}) == 2);
+  CHECK_MESSAGE(err.find("config: http (from EMOTE_SIM_HTTP): ") != std::string::npos, err);
+
+  process p({"serve", "--listen", "127.0.0.1:0", "--emotes", data("emotes").string()}, dir,
+            {"EMOTE_SIM_HTTP=0"});
+  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
+  std::smatch m;
+  const std::string log = p.err();
+  REQUIRE_MESSAGE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")),
+                  log);
+  const auto http = *parse_listen_address(m[1].str());
+  auto get = [&](const std::string& request) {
+    auto c = line_client::connect(http, 5s);
+    REQUIRE(c.ok());
+    c->send_raw(request);
+    std::string all;
+    while (auto line = c->read_line(5s)) {
+      all += *line + "\n";
+    }
+    return all;
+  };
+  // The page when scripts/build-viewer has built it beside the executable's folder, else a 404
+  // that says how to build it.
+  const auto built = emote_sim_exe().parent_path().parent_path() / "viewer" / "index.html";
+  const auto index = get("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+  if (std::filesystem::is_regular_file(built)) {
+    CHECK_MESSAGE(index.starts_with("HTTP/1.1 200 OK"), index);
+    CHECK(index.find("Content-Type: text/html") != std::string::npos);
+    CHECK(index.find("<title>emote-sim viewer</title>") != std::string::npos);
+  } else {
+    CHECK_MESSAGE(index.starts_with("HTTP/1.1 404 Not Found"), index);
+    CHECK(index.find("the viewer is not built: run scripts/build-viewer") != std::string::npos);
+  }
+  CHECK(get("GET /viewer.json HTTP/1.1\r\n\r\n").ends_with("\n{\"mode\":\"live\"}\n"));
+  const auto metrics = get("GET /metrics HTTP/1.1\r\n\r\n");
+  CHECK(metrics.starts_with("HTTP/1.1 200 OK"));
+  CHECK(metrics.find("emote_sim_tick_duration_seconds_count") != std::string::npos);
+  // The observer WebSocket is on the same listener (what it carries: http_listener_test.cpp).
+  auto ws = line_client::connect(http, 5s);
+  REQUIRE(ws.ok());
+  ws->send_raw("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+  auto status = ws->read_line(5s);
+  REQUIRE(status.has_value());
+  CHECK(*status == "HTTP/1.1 101 Switching Protocols");
+  bool accepted = false;
+  for (auto line = ws->read_line(5s); line && !line->empty(); line = ws->read_line(5s)) {
+    accepted = accepted || *line == "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+  }
+  CHECK(accepted);
+  p.signal(SIGTERM);
+  CHECK(p.wait(20s) == 0);
+}
+
 TEST_CASE("[engine] exe: health answers 0 for a serving TCP or Unix-socket listener, 1 otherwise") {
   const auto dir = scratch_dir("exe_health");
   std::string out;
