@@ -613,6 +613,11 @@ window.__viewer = {
     });
   },
   offersDrawn() { return rings.n; },
+  /** Line-of-sight segments drawn (one per open offer with another player present). */
+  sightLinesDrawn() { return sightLines.n / 2; },
+  /** Where the camera looks, and a player's feet (for the follow check). */
+  cameraTarget() { return controls.target.toArray(); },
+  playerPosition(name) { return players.get(name)?.position.toArray() ?? null; },
   seek(t) { seek(t); renderer.render(scene, camera); return state.tick; },
   seekTime(t) { const t0 = performance.now(); seek(t); return performance.now() - t0; },
   /** Display instances drawn (hidden displays are not drawn). */

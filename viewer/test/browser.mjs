@@ -69,6 +69,17 @@ function visibleAt(timeline, tick) {
   return live;
 }
 
+/** The players joined and not left by `tick`, from the timeline's client messages. */
+function playersAt(timeline, tick) {
+  const present = new Set();
+  for (const i of timeline.inputs) {
+    if (i.tick > tick) continue;
+    if (i.msg.op === 'player.join') present.add(i.msg.player);
+    if (i.msg.op === 'player.leave') present.delete(i.msg.player);
+  }
+  return present;
+}
+
 async function openPage(browser, url) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1100, height: 700 });
@@ -114,6 +125,10 @@ async function viewScenario(browser, file, pickTicks, name, status = null) {
     }
     const rings = await page.evaluate(() => window.__viewer.offersDrawn());
     check(rings === offers.size, `${name} tick ${t}: ${rings} match-radius rings for ${offers.size} open offers`);
+    const present = playersAt(timeline, t);
+    const sight = await page.evaluate(() => window.__viewer.sightLinesDrawn());
+    const sightWanted = present.size > 1 ? offers.size : 0;
+    check(sight === sightWanted, `${name} tick ${t}: ${sight} line-of-sight lines for ${offers.size} open offers among ${present.size} players`);
     await page.screenshot({ path: join(artifacts, `${name}-tick${t}.png`) });
   }
   // (c) a block display of a known colour at its projected position.
@@ -133,6 +148,16 @@ async function viewScenario(browser, file, pickTicks, name, status = null) {
     const picked = await page.evaluate(() => window.__viewer.selection());
     check(new RegExp(`"handle": ${handle},`).test(picked), `${name}: clicking block display ${handle} selects it (${picked.split('\n').slice(0, 3).join(' ')})`);
     await page.screenshot({ path: join(artifacts, `${name}-block.png`) });
+  }
+  // Following a player moves the camera's target to it (1 block above its feet).
+  const who = [...playersAt(timeline, last)][0];
+  if (who) {
+    await page.select('#follow', who);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const [target, feet] = await page.evaluate((n) => [window.__viewer.cameraTarget(), window.__viewer.playerPosition(n)], who);
+    const near = feet && target.every((c, i) => Math.abs(c - feet[i] - (i === 1 ? 1 : 0)) < 1e-6);
+    check(near, `${name}: following ${who} puts the camera's target at (${target.map((c) => c.toFixed(2))}), above its feet (${feet})`);
+    await page.select('#follow', '');
   }
   const marks = await page.evaluate(() => window.__viewer.markers());
   const passes = timeline.expectations.filter((x) => x.pass).length;
