@@ -328,6 +328,10 @@ async function liveServer(browser, record) {
   const frames = await page.evaluate(() => window.__viewer.framesReceived);
   const drawn = await page.evaluate(() => window.__viewer.drawnDisplays());
   check(frames > 0 && drawn > 0, `(e) live: ${frames} frames over the WebSocket, ${drawn} displays drawn while the bot waves`);
+  // The guide's picture of a live server (scripts/viewer-pictures): alice waving, the sparkline
+  // with a line (two figures or more).
+  await page.waitForFunction(() => window.__viewer.sparkline.length >= 2, { timeout: 5000 }).catch(() => {});
+  await page.screenshot({ path: join(artifacts, 'live-waving.png') });
   // The timeline marks playback.*, partner.* and stops as the ticks arrive, as it does for a recording.
   await page.waitForFunction(() => window.__viewer.markers().includes('playback'), { timeout: 5000 }).catch(() => {});
   const started = await page.evaluate(() => window.__viewer.markerTitles());
