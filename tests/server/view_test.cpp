@@ -20,6 +20,9 @@ using namespace std::chrono_literals;
 namespace {
 
 const std::filesystem::path viewer_data = std::filesystem::path(EMOTE_SIM_TEST_DATA) / "viewer";
+/// The showcase: a golden scenario (tests/golden/README.md) on the viewer's emotes.
+const std::filesystem::path showcase =
+    std::filesystem::path(EMOTE_SIM_SOURCE_DIR) / "tests" / "golden" / "showcase.json";
 
 /// GET `target` from the `view: http://HOST:PORT/` that `p` printed; the body.
 std::string http_get(process& p, const std::string& target) {
@@ -55,7 +58,7 @@ bool wait_for_out(process& p, const std::string& text) {
 
 TEST_CASE("view: a scenario's timeline with its expectations, served until interrupted") {
   const auto dir = scratch_dir("view_ok");
-  process p({"view", (viewer_data / "showcase.json").string(), "--http", "127.0.0.1:0"}, dir);
+  process p({"view", showcase.string(), "--http", "127.0.0.1:0"}, dir);
   REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
   CHECK(p.out().starts_with("PASS viewer: "));
   CHECK(http_get(p, "/viewer.json") == "{\"mode\":\"timeline\"}\n");
@@ -102,7 +105,7 @@ TEST_CASE("view: what it cannot show is an error naming the problem, not a crash
   CHECK(process::run({"view", no_content.string()}, dir, nullptr, &err) == 2);
   CHECK_MESSAGE(err.find("cannot load content") != std::string::npos, err);
   // A bad address.
-  CHECK(process::run({"view", (viewer_data / "showcase.json").string(), "--http", "unix:/x"}, dir,
+  CHECK(process::run({"view", showcase.string(), "--http", "unix:/x"}, dir,
                      nullptr, &err) == 2);
   CHECK_MESSAGE(err.find("view: --http: must be a TCP HOST:PORT address") != std::string::npos, err);
 }

@@ -91,8 +91,9 @@ async function openPage(browser, url) {
   return { page, errors };
 }
 
-/** `status`: what the page's status line must say (a RegExp) and whether it is an error. */
-async function viewScenario(browser, file, pickTicks, name, status = null) {
+/** `status`: what the page's status line must say (a RegExp) and whether it is an error;
+ *  `block`: the last tick checked must show a visible block display (the pixel check (c)). */
+async function viewScenario(browser, file, pickTicks, name, { status = null, block: needBlock = false } = {}) {
   const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
   const url = match[1];
   const timeline = await (await fetch(`${url}timeline.json`)).json();
@@ -134,6 +135,7 @@ async function viewScenario(browser, file, pickTicks, name, status = null) {
   // (c) a block display of a known colour at its projected position.
   const last = ticks[ticks.length - 1];
   const block = [...visibleAt(timeline, last)].find(([, d]) => d.kind === 'block' && d.visible);
+  if (needBlock) check(block !== undefined, `${name} tick ${last}: a visible block display for the pixel check`);
   if (block) {
     const [handle, d] = block;
     const want = await page.evaluate((snbt) => window.__viewer.blockColour(snbt), d.block);
@@ -361,7 +363,8 @@ const browser = await puppeteer.launch({
 const watchdog = setTimeout(() => { console.log('FAIL browser tests took over 170 s'); process.exit(1); }, 170000);
 try {
   await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player');
-  await viewScenario(browser, join(root, 'tests/data/viewer/showcase.json'), [1, 30, 45, 20], 'showcase');
+  // Golden scenarios (tests/golden/): two players matching, and the showcase with its gold block.
+  await viewScenario(browser, join(root, 'tests/golden/showcase.json'), [1, 30, 45, 20], 'showcase', { block: true });
   // A scenario whose expectation fails: a red mark, and the page says what failed.
   const failing = join(mkdtempSync(join(tmpdir(), 'emote-sim-viewer-')), 'failing.json');
   writeFileSync(failing, JSON.stringify({
@@ -375,7 +378,7 @@ try {
       { event: 'playback.stopped', player: 'alice', reason: 'MANUAL', by: 20 },
     ],
   }));
-  const failed = await viewScenario(browser, failing, [1, 10], 'failing', { text: /^FAIL: .*playback\.stopped/, error: true });
+  const failed = await viewScenario(browser, failing, [1, 10], 'failing', { status: { text: /^FAIL: .*playback\.stopped/, error: true } });
   check(failed.expectations.filter((x) => !x.pass).length === 1, 'failing: the timeline has one failed and one passed expectation');
   await seekTimes(browser);
   await seekTimesRecording(browser);
@@ -387,7 +390,7 @@ try {
     const frames = timeline.lines.filter((l) => l.op === 'frame');
     const spawn = frames.find((l) => l.events.some((e) => e.type === 'display.spawn'));
     return [spawn.tick, spawn.tick + 1, frames[frames.length - 1].tick];
-  }, 'recording', { text: /^live\.ndjson  \d+ ticks/, error: false });
+  }, 'recording', { status: { text: /^live\.ndjson  \d+ ticks/, error: false } });
   // The same recording cut mid-line by a crash: viewed up to its last whole line, and the page
   // says so.
   const cut = record.replace(/live\.ndjson$/, 'cut.ndjson');
@@ -395,7 +398,7 @@ try {
   await viewScenario(browser, cut, (timeline) => {
     const frames = timeline.lines.filter((l) => l.op === 'frame');
     return [frames.find((l) => l.events.some((e) => e.type === 'display.spawn')).tick];
-  }, 'cut recording', { text: /note: the recording's last line was incomplete and is ignored/, error: false });
+  }, 'cut recording', { status: { text: /note: the recording's last line was incomplete and is ignored/, error: false } });
 } catch (e) {
   check(false, String(e.stack ?? e));
 } finally {
