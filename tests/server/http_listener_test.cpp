@@ -15,6 +15,7 @@
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -196,6 +197,20 @@ TEST_CASE("http: over max_connections the next connection gets 503 and is closed
 }
 
 TEST_CASE("http: 1,000 connections at once are each answered") {
+  // This process holds both ends of every connection: over 2,000 descriptors, more than the soft
+  // limit many systems start with (1024). Raise it towards the hard limit for this test.
+  rlimit old{};
+  REQUIRE(::getrlimit(RLIMIT_NOFILE, &old) == 0);
+  rlimit raised = old;
+  raised.rlim_cur = std::max<rlim_t>(old.rlim_cur, std::min<rlim_t>(old.rlim_max, 4096));
+  REQUIRE(::setrlimit(RLIMIT_NOFILE, &raised) == 0);
+  struct restore {
+    rlimit limit;
+    ~restore() { ::setrlimit(RLIMIT_NOFILE, &limit); }
+  } restore_limit{old};
+  REQUIRE_MESSAGE(raised.rlim_cur >= 2100, "this test needs 2,100 file descriptors; the hard "
+                                           "limit (ulimit -Hn) is "
+                                               << old.rlim_max);
   http_routes r;
   r.metrics = [] { return std::string("ok\n"); };
   http_fixture f(r);
