@@ -587,8 +587,10 @@ const config_key table[] = {
         }),
 };
 
-// Environment variables of the program that are not keys.
-constexpr std::string_view other_variables[] = {"EMOTE_SIM_CONFIG", "EMOTE_SIM_TOKEN"};
+// Environment variables of the program that are not keys (EMOTE_SIM_VIEWER_DIR: where the HTTP
+// listener finds the viewer's files, docs/guide/viewer.md).
+constexpr std::string_view other_variables[] = {"EMOTE_SIM_CONFIG", "EMOTE_SIM_TOKEN",
+                                                "EMOTE_SIM_VIEWER_DIR"};
 
 // render.md §2: entity_id_base + M <= 2^31 - 1, M = max_active_display_entities (1,048,576
 // when 0, unlimited).

@@ -187,6 +187,14 @@ TEST_CASE("an invalid config names the key and the layer") {
     REQUIRE(err);
     CHECK(err->text() == "config: listen (from EMOTE_SIM_LISTEN): is not valid UTF-8");
   }
+  SUBCASE("the program's variables that are not keys are not unknown") {
+    fake_env env;
+    env.vars["EMOTE_SIM_CONFIG"] = "/etc/emote-sim.json";
+    env.vars["EMOTE_SIM_TOKEN"] = "t";
+    env.vars["EMOTE_SIM_VIEWER_DIR"] = "/usr/local/share/emote-sim/viewer";
+    config_loader l;
+    CHECK_FALSE(l.add_environment(env.lookup(), env.names()));
+  }
   SUBCASE("unknown environment variable") {
     fake_env env;
     env.vars["EMOTE_SIM_LISTN"] = "x";

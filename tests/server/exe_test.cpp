@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 
 using namespace emote::server;
@@ -383,6 +385,35 @@ TEST_CASE("[engine] exe: serve with http set serves the viewer, /metrics and /ws
     accepted = accepted || *line == "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
   }
   CHECK(accepted);
+  p.signal(SIGTERM);
+  CHECK(p.wait(20s) == 0);
+}
+
+// docs/guide/viewer.md: EMOTE_SIM_VIEWER_DIR names the viewer's folder (the not-built page tells
+// users to set it); serve accepts it beside the configuration's variables and serves from there.
+TEST_CASE("[engine] exe: serve with EMOTE_SIM_VIEWER_DIR serves the viewer from that folder") {
+  const auto dir = scratch_dir("exe_viewer_dir");
+  const auto viewer = dir / "viewer";
+  std::filesystem::create_directories(viewer);
+  { std::ofstream(viewer / "index.html") << "<!doctype html><title>a scratch viewer</title>\n"; }
+  process p({"serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--emotes",
+             data("emotes").string()},
+            dir, {"EMOTE_SIM_VIEWER_DIR=" + viewer.string()});
+  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
+  std::smatch m;
+  const std::string log = p.err();
+  REQUIRE_MESSAGE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")),
+                  log);
+  const auto http = *parse_listen_address(m[1].str());
+  auto c = line_client::connect(http, 5s);
+  REQUIRE(c.ok());
+  c->send_raw("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::string all;
+  while (auto line = c->read_line(5s)) {
+    all += *line + "\n";
+  }
+  CHECK_MESSAGE(all.starts_with("HTTP/1.1 200 OK"), all);
+  CHECK(all.find("<title>a scratch viewer</title>") != std::string::npos);
   p.signal(SIGTERM);
   CHECK(p.wait(20s) == 0);
 }
