@@ -48,6 +48,9 @@ std::string_view name(session_phase p) noexcept; ///< "SOLO", "OFFERING", …
 /// Everything a playback needs to know at its start.
 struct start_info {
   api::session_id session = 0;
+  /// The caches' options (the engine's or stress run's configuration): the decomposition memo
+  /// and baked poses are used, bypassed or checked (core::cache_mode).
+  core::cache_options caches;
   std::string player;    ///< the initiating player's id (command records' `player`)
   std::string dimension; ///< the player's dimension at start
   core::dvec3 feet;      ///< the initiator's feet position at start
@@ -59,9 +62,6 @@ struct start_info {
   session_generators generators; ///< make_session_generators(server_seed, session number)
   api::item_stack right_hand;    ///< the initiator's hands (participant_hand items)
   api::item_stack left_hand;
-  /// The caches' options (the engine's or stress run's configuration): the decomposition memo
-  /// and baked poses are used, bypassed or checked (core::cache_mode).
-  core::cache_options caches;
 };
 
 /// This thread's matrix-decomposition memo (core::direct_memo): its size and use (metrics).
@@ -227,70 +227,34 @@ private:
   /// The evaluation environment of this tick (the budgets start afresh in a new tick).
   eval_env env_for(const tick_context& ctx) noexcept;
 
+  // What every tick of every playback reads comes first, up to and including info_'s session and
+  // caches: a stress run walks thousands of playbacks per tick and prefetches only that part
+  // (prefetch()). The rest is read at starts, segment entries, changes and for state digests.
   std::shared_ptr<const prepared_emote> emote_;
-  start_info info_;
-  core::java_random session_rng_;
   op_budget ops_;                  ///< this tick's operation budgets
   api::tick_number ops_tick_ = -1; ///< the tick ops_ belongs to
-  java_int_source selection_;
-  int_source* selection_override_ = nullptr;
-
-  // roots (index = api::space) and their offsets from the scene root
-  std::array<root, 3> roots_{};
-  std::array<core::dvec3, 3> root_offsets_{};
-  std::array<math::mat4f, 3> root_rot_{};
-  bool external_placement_ = false;
-
-  // view
-  float view_yaw_ = 0;
-  float rel_ = 0;
-  double deadzone_ = 50;
-
   // union nodes and handles
   std::vector<node_rt> nodes_;
-  std::vector<math::mat4f> own_worlds_;      ///< union index → a run-time world's copy
-  std::vector<core::nbt_compound> node_nbt_; ///< union index → merged NBT-track state
   std::vector<handle_rt> handles_;
-  std::vector<handle_emitted> handle_emitted_; ///< beside handles_: emitted NBT and item
   std::vector<api::handle_id> handle_ids_;
-  std::vector<std::int32_t> handle_of_node_; ///< union index → index in handles_, or -1
   std::uint64_t nbt_counter_ = 0;
   api::tick_number start_tick_ = 0; ///< tick of the start or the last branch start
-  bool handles_released_ = false;
-  std::array<bool, 3> space_used_{};
-  std::array<core::dvec3, 3> emitted_position_{};
-  std::int8_t emitted_pack_ = 0;
-  std::array<std::array<std::string, 2>, 2> hands_; ///< [participant][0 right, 1 left] SNBT
   /// Bumped by every change to what describe_displays walks (roots_, root_offsets_, space_used_,
   /// emitted_position_, hands_, nodes_' and handles_' described fields, handle_ids_); the kept
   /// digest is valid for one version.
   std::uint64_t displays_version_ = 0;
-  mutable std::uint64_t displays_digest_ = 0;
-  mutable std::uint64_t displays_digest_version_ = ~std::uint64_t{0};
-  template <class Sink>
-  void describe_displays(Sink& s) const;
-
-  // evaluators, one per prepared animation (created on first use)
-  std::vector<std::unique_ptr<evaluator>> evaluators_;
-
   // standalone Animation state
   evaluator* cycle_ = nullptr;
   std::int64_t t_ = 0;
-  std::int32_t loop_count_ = 0;
   std::int64_t remaining_ = 0;
-  bool in_delay_ = false;
   std::size_t event_cursor_ = 0;
-
-  // compiled Sequence state
+  std::int32_t loop_count_ = 0;
+  bool in_delay_ = false;
+  // compiled Sequence state read every tick
   bool compiled_ = false;
-  api::branch branch_ = api::branch::main;
-  segment_compiler compiler_;
-  std::optional<segment> active_;
-  std::optional<segment> next_;
   evaluator* segment_eval_ = nullptr;
-  std::int64_t T_ = 0;
   std::vector<api::ev_segment_started> segment_records_;
-
+  // phase and flags
   session_phase phase_ = session_phase::solo;
   std::int64_t advanced_ = 0;
   bool started_ = false;
@@ -300,10 +264,49 @@ private:
   bool finished_ = false;
   bool failed_ = false;
   bool stopped_ = false;
-  std::optional<api::stop_reason> stop_reason_;
   bool offer_complete_ = false;
   bool spawn_pending_ = false;
   bool remove_emitted_ = false;
+  // view
+  std::array<bool, 3> space_used_{};
+  std::int8_t emitted_pack_ = 0;
+  float view_yaw_ = 0;
+  float rel_ = 0;
+  double deadzone_ = 50;
+  // roots (index = api::space), their rotations and the positions last emitted
+  std::array<root, 3> roots_{};
+  std::array<core::dvec3, 3> emitted_position_{};
+  std::array<math::mat4f, 3> root_rot_{};
+  start_info info_; ///< session and caches first: the end of what every tick reads
+
+  core::java_random session_rng_;
+  java_int_source selection_;
+  int_source* selection_override_ = nullptr;
+  std::array<core::dvec3, 3> root_offsets_{}; ///< the roots' offsets from the scene root
+  bool external_placement_ = false;
+
+  std::vector<math::mat4f> own_worlds_;        ///< union index → a run-time world's copy
+  std::vector<core::nbt_compound> node_nbt_;   ///< union index → merged NBT-track state
+  std::vector<handle_emitted> handle_emitted_; ///< beside handles_: emitted NBT and item
+  std::vector<std::int32_t> handle_of_node_;   ///< union index → index in handles_, or -1
+  bool handles_released_ = false;
+  std::array<std::array<std::string, 2>, 2> hands_; ///< [participant][0 right, 1 left] SNBT
+  mutable std::uint64_t displays_digest_ = 0;
+  mutable std::uint64_t displays_digest_version_ = ~std::uint64_t{0};
+  template <class Sink>
+  void describe_displays(Sink& s) const;
+
+  // evaluators, one per prepared animation (created on first use)
+  std::vector<std::unique_ptr<evaluator>> evaluators_;
+
+  // compiled Sequence state
+  api::branch branch_ = api::branch::main;
+  segment_compiler compiler_;
+  std::optional<segment> active_;
+  std::optional<segment> next_;
+  std::int64_t T_ = 0;
+
+  std::optional<api::stop_reason> stop_reason_;
 };
 
 } // namespace emote::playback
