@@ -1,6 +1,7 @@
 #include "server/stress_populated.hpp"
 
 #include "server/cli_args.hpp"
+#include "server/huge_pages.hpp"
 #include "server/stress_common.hpp"
 #include "server/stress_readers.hpp"
 
@@ -507,6 +508,8 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
     run.step();
     reader.read(run.packets());
   }
+  // The heap the warm-up built (sessions, renderer state) on huge pages (server/huge_pages.hpp).
+  advise_heap_huge_pages();
   r.setup_ms = ms_between(s0, now_ns());
 
   rules::stress_meter meter;
