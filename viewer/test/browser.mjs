@@ -199,9 +199,9 @@ async function manyDisplays(browser) {
   // Frames per second while the crowd plays and the camera turns (every frame differs and is drawn),
   // counted with requestAnimationFrame over 3 s. Headless Chromium renders on the CPU (SwiftShader):
   // a lower bound for a desktop browser. The machine's other work can steal a window, so the best
-  // of two counts.
+  // of up to three counts.
   let fps = null;
-  for (let i = 0; i < 2 && !(fps?.renders >= 30); ++i) {
+  for (let i = 0; i < 3 && !(fps?.renders >= 30); ++i) {
     await page.evaluate(() => window.__viewer.seek(5));
     const f = await page.evaluate(() => window.__viewer.measureFps(3000));
     if (!fps || f.renders > fps.renders) fps = f;
