@@ -50,6 +50,28 @@ void step(line_client& c, int ticks, const std::string& id) {
   read_until(c, R"({"op":"reply","id":")" + id + "\"");
 }
 
+// The HTTP listener a started serve names in its log (`viewer at http://HOST:PORT/`).
+listen_address logged_http_address(process& p) {
+  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
+  std::smatch m;
+  const std::string log = p.err();
+  REQUIRE_MESSAGE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")),
+                  log);
+  return *parse_listen_address(m[1].str());
+}
+
+// One request on a fresh connection; the whole answer, line by line.
+std::string http_get(const listen_address& a, const std::string& request) {
+  auto c = line_client::connect(a, 5s);
+  REQUIRE(c.ok());
+  c->send_raw(request);
+  std::string all;
+  while (auto line = c->read_line(5s)) {
+    all += *line + "\n";
+  }
+  return all;
+}
+
 // A server started from the executable, listening on a Unix socket and an ephemeral TCP port.
 struct served {
   served(const std::filesystem::path& dir, std::vector<std::string> extra,
@@ -340,22 +362,8 @@ TEST_CASE("[engine] exe: serve with http set serves the viewer, /metrics and /ws
 
   process p({"serve", "--listen", "127.0.0.1:0", "--emotes", data("emotes").string()}, dir,
             {"EMOTE_SIM_HTTP=0"});
-  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
-  std::smatch m;
-  const std::string log = p.err();
-  REQUIRE_MESSAGE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")),
-                  log);
-  const auto http = *parse_listen_address(m[1].str());
-  auto get = [&](const std::string& request) {
-    auto c = line_client::connect(http, 5s);
-    REQUIRE(c.ok());
-    c->send_raw(request);
-    std::string all;
-    while (auto line = c->read_line(5s)) {
-      all += *line + "\n";
-    }
-    return all;
-  };
+  const listen_address http = logged_http_address(p);
+  auto get = [&](const std::string& request) { return http_get(http, request); };
   // The page when scripts/build-viewer has built it beside the executable's folder, else a 404
   // that says how to build it.
   const auto built = emote_sim_exe().parent_path().parent_path() / "viewer" / "index.html";
@@ -399,19 +407,7 @@ TEST_CASE("[engine] exe: serve with EMOTE_SIM_VIEWER_DIR serves the viewer from 
   process p({"serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--emotes",
              data("emotes").string()},
             dir, {"EMOTE_SIM_VIEWER_DIR=" + viewer.string()});
-  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
-  std::smatch m;
-  const std::string log = p.err();
-  REQUIRE_MESSAGE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")),
-                  log);
-  const auto http = *parse_listen_address(m[1].str());
-  auto c = line_client::connect(http, 5s);
-  REQUIRE(c.ok());
-  c->send_raw("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-  std::string all;
-  while (auto line = c->read_line(5s)) {
-    all += *line + "\n";
-  }
+  const std::string all = http_get(logged_http_address(p), "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
   CHECK_MESSAGE(all.starts_with("HTTP/1.1 200 OK"), all);
   CHECK(all.find("<title>a scratch viewer</title>") != std::string::npos);
   p.signal(SIGTERM);
