@@ -979,8 +979,8 @@ void playback::emit(std::vector<api::event>& out) {
     out.emplace_back(vw);
   }
   // First the display matrices that changed, each prefetching its decomposition's memo slot, so
-  // that the lookups of the second pass find them in cache.
-  // Their hashes wait in `hashes` (this thread's, grown once) for the second pass.
+  // that the lookups of the second pass find them in cache; the hashes wait in `hashes` (this
+  // thread's, grown once) for that pass.
   decomposition_memo& memo = decompositions();
   const bool memoised = info_.caches.mode != core::cache_mode::off;
   thread_local std::vector<std::uint64_t> hashes;
