@@ -1,6 +1,7 @@
 // The built `emote-sim` executable: command line, configuration errors, and (with the Engine,
 // "[engine]" cases) serve over TCP and a Unix socket, SIGTERM, recordings replayed by
 // `emote-sim replay`, `record-to-scenario`, and `bot` against `run`.
+#include "http_get.hpp"
 #include "process.hpp"
 
 #include "protocol/listen_address.hpp"
@@ -58,18 +59,6 @@ listen_address logged_http_address(process& p) {
   REQUIRE_MESSAGE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")),
                   log);
   return *parse_listen_address(m[1].str());
-}
-
-// One request on a fresh connection; the whole answer, line by line.
-std::string http_get(const listen_address& a, const std::string& request) {
-  auto c = line_client::connect(a, 5s);
-  REQUIRE(c.ok());
-  c->send_raw(request);
-  std::string all;
-  while (auto line = c->read_line(5s)) {
-    all += *line + "\n";
-  }
-  return all;
 }
 
 // A server started from the executable, listening on a Unix socket and an ephemeral TCP port.
@@ -331,13 +320,8 @@ TEST_CASE("[engine] exe: GET /metrics on a running server") {
   const std::string err = s.p->err();
   REQUIRE(std::regex_search(err, m, std::regex(R"(metrics at http://(127\.0\.0\.1:\d+)/metrics)")));
   auto c = hello(s.sock);
-  auto h = line_client::connect(*parse_listen_address(m[1].str()), 5s);
-  REQUIRE(h.ok());
-  h->send_raw("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
-  std::string body;
-  while (auto line = h->read_line(5s)) {
-    body += *line + "\n";
-  }
+  const std::string body =
+      http_get(*parse_listen_address(m[1].str()), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
   CHECK(body.starts_with("HTTP/1.1 200 OK"));
   CHECK(body.find("emote_sim_connections{role=\"controller\"} 1") != std::string::npos);
   CHECK(body.find("emote_sim_emotes 11") != std::string::npos);

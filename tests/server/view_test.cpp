@@ -1,6 +1,7 @@
 // `emote-sim view` (docs/guide/viewer.md) as a process: what it serves for a scenario (the
 // timeline with each expectation's result) and how it refuses what it cannot show. The page
 // itself is tested in a browser by viewer/test/browser.mjs (scripts/test-viewer).
+#include "http_get.hpp"
 #include "process.hpp"
 
 #include "server/line_client.hpp"
@@ -32,13 +33,8 @@ std::string http_get(process& p, const std::string& target) {
   emote::protocol::listen_address a;
   a.host = "127.0.0.1";
   a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
-  auto c = line_client::connect(a, 2s);
-  REQUIRE(c.ok());
-  c->send_raw("GET " + target + " HTTP/1.1\r\n\r\n");
-  std::string all;
-  while (auto l = c->read_line(3s)) {
-    all += *l + "\n";
-  }
+  const std::string all =
+      emote::server::testing::http_get(a, "GET " + target + " HTTP/1.1\r\n\r\n", 3s);
   const auto body = all.find("\n\n");
   REQUIRE_MESSAGE(all.starts_with("HTTP/1.1 200 OK"), all);
   return all.substr(body + 2);
@@ -63,8 +59,9 @@ TEST_CASE("view: a scenario's timeline with its expectations, served until inter
   CHECK(p.out().starts_with("PASS viewer: "));
   CHECK(http_get(p, "/viewer.json") == "{\"mode\":\"timeline\"}\n");
   const auto timeline = http_get(p, "/timeline.json");
-  CHECK(timeline.find(R"("ticks":60,"passed":true,"inputs":[{"tick":0,"msg":{"op":"world.blocks")") !=
-        std::string::npos);
+  CHECK(
+      timeline.find(R"("ticks":60,"passed":true,"inputs":[{"tick":0,"msg":{"op":"world.blocks")") !=
+      std::string::npos);
   CHECK(timeline.find(R"({"op":"frame","tick":1,"events":[{"type":"display.spawn")") !=
         std::string::npos);
   // Each expectation with whether it holds and where it goes on the timeline.
@@ -105,9 +102,9 @@ TEST_CASE("view: what it cannot show is an error naming the problem, not a crash
   CHECK(process::run({"view", no_content.string()}, dir, nullptr, &err) == 2);
   CHECK_MESSAGE(err.find("cannot load content") != std::string::npos, err);
   // A bad address.
-  CHECK(process::run({"view", showcase.string(), "--http", "unix:/x"}, dir,
-                     nullptr, &err) == 2);
-  CHECK_MESSAGE(err.find("view: --http: must be a TCP HOST:PORT address") != std::string::npos, err);
+  CHECK(process::run({"view", showcase.string(), "--http", "unix:/x"}, dir, nullptr, &err) == 2);
+  CHECK_MESSAGE(err.find("view: --http: must be a TCP HOST:PORT address") != std::string::npos,
+                err);
 }
 
 TEST_CASE("view: a recording replayed, a truncated one noted, another content set refused") {
@@ -163,8 +160,9 @@ TEST_CASE("view: a recording replayed, a truncated one noted, another content se
     REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
     CHECK(p.err().find("view: note: the recording's last line was incomplete and is ignored") !=
           std::string::npos);
-    CHECK(http_get(p, "/timeline.json").find(R"("note":"the recording's last line was incomplete)") !=
-          std::string::npos);
+    CHECK(
+        http_get(p, "/timeline.json").find(R"("note":"the recording's last line was incomplete)") !=
+        std::string::npos);
     p.signal(SIGTERM);
     CHECK(p.wait(5s) == 0);
   }
