@@ -3,6 +3,10 @@
 //
 //   cd minecraft && npm ci && node generate-tables.mjs     (or: scripts/regen-tables)
 //   node generate-tables.mjs --check    only compares: exits 1 when the committed files differ
+//   node generate-tables.mjs --data DIR [--out DIR] [--namespace NAME] [--versions 769,775]
+//       reads minecraft-data's data folder DIR (a checkout's `data/`, with dataPaths.json and
+//       pc/) instead of the npm package, writes into another folder, into another C++ namespace,
+//       for a subset of the supported versions (how a new version is tried before it is added)
 //
 // Every layout the C++ side encodes (render/tables.hpp) is checked against the version's
 // protocol.json field lists; an unknown shape stops the generator with an error instead of
@@ -17,29 +21,22 @@ import { fileURLToPath } from 'node:url'
 const require = createRequire(import.meta.url)
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
-const outDir = path.join(root, 'render', 'tables', 'generated')
 const overridesPath = path.join(root, 'render', 'tables', 'overrides.json')
+const versionsPath = path.join(root, 'render', 'tables', 'versions.json')
 
 const mcdPackage = require('minecraft-data/package.json')
 const minecraftData = require('minecraft-data')
+// minecraft-data's own loader, for a data folder given with --data.
+const mcDataToNode = require('minecraft-data/lib/loader')
 // prismarine-block as mineflayer resolves it (the block-state rule is cross-checked against it).
 const requireFromMineflayer = createRequire(require.resolve('mineflayer'))
 const prismarineBlockLoader = requireFromMineflayer('prismarine-block')
 const prismarineBlockVersion = requireFromMineflayer('prismarine-block/package.json').version
 
 const EXPECTED_MCD = '3.119.0'
-// Supported protocols and the minecraft-data version each table is read from (render.md §1).
-const VERSIONS = [
-  [767, '1.21.1'],
-  [768, '1.21.3'],
-  [769, '1.21.4'],
-  [770, '1.21.5'],
-  [771, '1.21.6'],
-  [772, '1.21.8'],
-  [773, '1.21.9', ['1.21.10']],
-  [774, '1.21.11'],
-  [775, '26.1'],
-]
+// Supported protocols and the minecraft-data version each table is read from (render.md §1):
+// render/tables/versions.json, [protocol, version, [releases sharing the protocol]?].
+const VERSIONS = JSON.parse(fs.readFileSync(versionsPath, 'utf8')).versions
 
 // The enums of render/tables.hpp, in declaration order.
 const PACKET_KINDS = ['bundle_delimiter', 'spawn_entity', 'entity_metadata', 'entity_destroy',
@@ -50,6 +47,12 @@ const SERIALIZER_ENUM = { byte: 'byte', int: 'int_', float: 'float_', vector3: '
   quaternion: 'quaternion', item_stack: 'item_stack', block_state: 'block_state',
   component: 'component' }
 const ENTITY_KINDS = ['item_display', 'block_display', 'text_display']
+// render/tables.hpp's display_field: the display metadata rendering writes, by name. A field's
+// index in each version is its key's position in that entity's metadataKeys (entities.json).
+const DISPLAY_FIELDS = ['shared_flags', 'interpolation_start', 'interpolation_duration',
+  'teleport_duration', 'translation', 'scale', 'left_rotation', 'right_rotation', 'billboard',
+  'brightness', 'view_range', 'shadow_radius', 'shadow_strength', 'width', 'height', 'glow_color',
+  'content', 'item_display_mode', 'line_width', 'background', 'text_opacity', 'text_style']
 const COMPONENTS = ['profile', 'item_model', 'custom_model_data', 'dyed_color',
   'enchantment_glint_override', 'enchantments']
 
@@ -154,16 +157,85 @@ function mapperIds (mapper, what) {
 
 // ---- one version ------------------------------------------------------------------------------
 
+// --data: minecraft-data's `data` folder to read instead of the npm package's.
+let dataDir = null
+
+// The minecraft-data of one version: the npm package's, or the --data folder's read through
+// minecraft-data's own loader (dataPaths.json names each file's folder).
+function loadData (mcVersion) {
+  if (!dataDir) return minecraftData(mcVersion)
+  const pathsFile = path.join(dataDir, 'dataPaths.json')
+  if (!fs.existsSync(pathsFile)) fail(`--data ${dataDir}: no dataPaths.json (give minecraft-data's data/ folder)`)
+  const paths = JSON.parse(fs.readFileSync(pathsFile, 'utf8')).pc?.[mcVersion]
+  if (!paths) return null
+  const files = {}
+  for (const [key, folder] of Object.entries(paths)) {
+    const file = path.join(dataDir, folder, `${key}.json`)
+    let value
+    Object.defineProperty(files, key, {
+      enumerable: true,
+      get () {
+        if (value === undefined && fs.existsSync(file)) value = JSON.parse(fs.readFileSync(file, 'utf8'))
+        return value
+      },
+    })
+  }
+  const data = mcDataToNode(files)
+  // What minecraftData() adds to its loader's object (the version's feature list, comparisons),
+  // from the npm package's entry for the same version when it has one; prismarine-block needs
+  // it. A version the package does not know is not cross-checked with prismarine-block.
+  const known = minecraftData(mcVersion)
+  if (known) {
+    for (const k of ['type', 'supportFeature', 'isNewerOrEqualTo', 'isOlderThan']) data[k] = known[k]
+    data.version = Object.assign({}, known.version, data.version)
+  } else {
+    data.unknownToPrismarine = true
+  }
+  return data
+}
+
+// The display metadata of one version (render.md §5.3): per entity kind, the fields whose
+// overrides.json entry covers the protocol, each at its key's position in the kind's
+// metadataKeys, ascending index; and the player's shared-flags index (render.md §5.5).
+function readMetadata (data, protocol, overrides, where) {
+  const keysOf = (kind) => {
+    const keys = data.entitiesByName?.[kind]?.metadataKeys
+    if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string')) fail(`${where}: entities.json gives no metadataKeys for ${kind}`)
+    return keys
+  }
+  const layouts = ENTITY_KINDS.map((kind) => {
+    const keys = keysOf(kind)
+    const slots = []
+    for (const f of overrides.display_metadata.fields) {
+      if (!f.kinds.includes(kind) || protocol < f.from || (f.to !== undefined && protocol > f.to)) continue
+      const index = keys.indexOf(f.key)
+      if (index < 0) fail(`${where}: ${kind} has no metadata key ${f.key} (overrides.json display_metadata field ${f.field}, protocols ${f.from}..${f.to ?? ''}); metadataKeys: ${keys.join(', ')}`)
+      if (keys.indexOf(f.key, index + 1) >= 0) fail(`${where}: ${kind} lists metadata key ${f.key} twice`)
+      if (index > 254) fail(`${where}: ${kind} ${f.key} at index ${index}`)
+      if (slots.some((s) => s.field === f.field)) fail(`overrides.json display_metadata: ${f.field} twice for ${kind} on ${protocol}`)
+      slots.push({ ...f, index })
+    }
+    slots.sort((a, b) => a.index - b.index)
+    for (const need of ['shared_flags', 'content']) {
+      if (!slots.some((s) => s.field === need)) fail(`${where}: ${kind} has no ${need} field`)
+    }
+    return slots
+  })
+  const playerFlags = keysOf('player').indexOf('shared_flags')
+  if (playerFlags < 0) fail(`${where}: player has no metadata key shared_flags`)
+  return { layouts, playerFlags }
+}
+
 function readVersion (protocol, mcVersion, aliases, overrides) {
-  const data = minecraftData(mcVersion)
-  if (!data) fail(`minecraft-data has no ${mcVersion}`)
+  const data = loadData(mcVersion)
+  if (!data) fail(`minecraft-data${dataDir ? ` in ${dataDir}` : ''} has no ${mcVersion}`)
   if (data.version.version !== protocol) {
     fail(`${mcVersion}: minecraft-data says protocol ${data.version.version}, expected ${protocol}`)
   }
   // Releases sharing the protocol (e.g. 1.21.10 with 1.21.9) must share the data the table is
   // made of, or one table cannot serve both.
   for (const alias of aliases) {
-    const other = minecraftData(alias)
+    const other = loadData(alias)
     if (!other || other.version.version !== protocol) fail(`${alias}: not protocol ${protocol} in minecraft-data`)
     for (const part of ['protocol', 'itemsArray', 'blocksArray', 'entitiesArray']) {
       if (!same(other[part], data[part])) fail(`${alias}: its ${part} differs from ${mcVersion}'s`)
@@ -277,6 +349,8 @@ function readVersion (protocol, mcVersion, aliases, overrides) {
   }
   const dyedColor = pickLayout(`${where} dyed_color`, componentShapes.dyed_color, SHAPES.dyed_color)
 
+  const metadata = readMetadata(data, protocol, overrides, where)
+
   // Entity types.
   const entityTypes = ENTITY_KINDS.map((k) => {
     const e = data.entitiesByName[k]
@@ -300,7 +374,8 @@ function readVersion (protocol, mcVersion, aliases, overrides) {
   }
   const air = blocks.find((b) => b.name === 'air')
   if (!air || air.min !== 0 || air.def !== 0) fail(`${where}: air is not state 0 (the block_display default)`)
-  const statesChecked = checkStatesWithPrismarine(data, blocks, where)
+  const statesChecked = data.unknownToPrismarine ? 0 : checkStatesWithPrismarine(data, blocks, where)
+  if (data.unknownToPrismarine) console.log(`generate-tables: ${where}: block states not cross-checked (prismarine-block does not know the version)`)
 
   return {
     protocol,
@@ -315,6 +390,7 @@ function readVersion (protocol, mcVersion, aliases, overrides) {
     customModelData,
     dyedColor,
     textShadowColor: protocol >= overrides.text_shadow_color.min_protocol,
+    metadata,
     statesChecked,
     items,
     blocks,
@@ -410,32 +486,31 @@ function readOverrides () {
   needSource('spawn_velocity', o.spawn_velocity)
   needSource('text_shadow_color', o.text_shadow_color)
   o.custom_model_data.forEach((c, i) => needSource(`custom_model_data[${i}]`, c))
+  // display_metadata.fields: {field, key, kinds, serializer, default, from, to?}; a field may
+  // have several entries with disjoint protocol ranges or kinds.
   const dm = o.display_metadata
-  if (!same(dm.protocols, [VERSIONS[0][0], VERSIONS[VERSIONS.length - 1][0]])) {
-    fail('overrides.json display_metadata: protocols do not cover exactly the supported range')
-  }
-  const checkSlots = (what, slots, first) => {
-    slots.forEach((s, i) => {
-      if (s.index !== first + i) fail(`overrides.json ${what}: index ${s.index}, expected ${first + i}`)
-      if (!SERIALIZERS.includes(s.serializer)) fail(`overrides.json ${what} ${s.index}: serializer ${s.serializer}`)
-      const d = s.default
-      switch (s.serializer) {
-        case 'byte': if (!Number.isInteger(d) || d < -128 || d > 127) fail(`${what} ${s.index}: byte default`); break
-        case 'int': if (!Number.isInteger(d) || d < -(2 ** 31) || d >= 2 ** 31) fail(`${what} ${s.index}: int default`); break
-        case 'float': if (typeof d !== 'number' || Math.fround(d) !== d) fail(`${what} ${s.index}: float default`); break
-        case 'vector3': case 'quaternion': {
-          const n = s.serializer === 'vector3' ? 3 : 4
-          if (!Array.isArray(d) || d.length !== n || d.some((x) => typeof x !== 'number' || Math.fround(x) !== x)) fail(`${what} ${s.index}: ${s.serializer} default`)
-          break
-        }
-        case 'item_stack': case 'component': if (d !== 'empty') fail(`${what} ${s.index}: default must be "empty"`); break
-        case 'block_state': if (d !== 'air') fail(`${what} ${s.index}: default must be "air"`); break
+  if (!Array.isArray(dm.fields)) fail('overrides.json display_metadata: no fields list')
+  dm.fields.forEach((s, i) => {
+    const what = `display_metadata.fields[${i}] (${s.field})`
+    if (!DISPLAY_FIELDS.includes(s.field)) fail(`overrides.json ${what}: unknown field (known: ${DISPLAY_FIELDS.join(', ')})`)
+    if (typeof s.key !== 'string' || !/^[a-z0-9_]+$/.test(s.key)) fail(`overrides.json ${what}: key`)
+    if (!Array.isArray(s.kinds) || s.kinds.length === 0 || s.kinds.some((k) => !ENTITY_KINDS.includes(k))) fail(`overrides.json ${what}: kinds`)
+    if (!Number.isInteger(s.from) || (s.to !== undefined && (!Number.isInteger(s.to) || s.to < s.from))) fail(`overrides.json ${what}: from/to`)
+    if (!SERIALIZERS.includes(s.serializer)) fail(`overrides.json ${what}: serializer ${s.serializer}`)
+    const d = s.default
+    switch (s.serializer) {
+      case 'byte': if (!Number.isInteger(d) || d < -128 || d > 127) fail(`${what}: byte default`); break
+      case 'int': if (!Number.isInteger(d) || d < -(2 ** 31) || d >= 2 ** 31) fail(`${what}: int default`); break
+      case 'float': if (typeof d !== 'number' || Math.fround(d) !== d) fail(`${what}: float default`); break
+      case 'vector3': case 'quaternion': {
+        const n = s.serializer === 'vector3' ? 3 : 4
+        if (!Array.isArray(d) || d.length !== n || d.some((x) => typeof x !== 'number' || Math.fround(x) !== x)) fail(`${what}: ${s.serializer} default`)
+        break
       }
-    })
-  }
-  checkSlots('display_metadata.common', dm.common, 8)
-  const firstKindIndex = 8 + dm.common.length
-  for (const k of ENTITY_KINDS) checkSlots(`display_metadata.${k}`, dm[k], firstKindIndex)
+      case 'item_stack': case 'component': if (d !== 'empty') fail(`${what}: default must be "empty"`); break
+      case 'block_state': if (d !== 'air') fail(`${what}: default must be "air"`); break
+    }
+  })
   o.item_display_modes.modes.forEach((m, i) => {
     if (m.value !== i || !/^[a-z_]+$/.test(m.name) || !Number.isInteger(m.min_protocol)) fail(`overrides.json item_display_modes[${i}]`)
   })
@@ -477,11 +552,14 @@ function wrap (parts, indent = '  ', width = 100) {
   return lines.join('\n')
 }
 
-function generate (check) {
-  if (mcdPackage.version !== EXPECTED_MCD) fail(`minecraft-data ${mcdPackage.version} installed, ${EXPECTED_MCD} expected (npm ci in minecraft/)`)
+function generate ({ check, outDir, namespace, only }) {
+  if (!dataDir && mcdPackage.version !== EXPECTED_MCD) fail(`minecraft-data ${mcdPackage.version} installed, ${EXPECTED_MCD} expected (npm ci in minecraft/)`)
   const overrides = readOverrides()
-  const tables = VERSIONS.map(([protocol, mc, aliases = []]) => readVersion(protocol, mc, aliases, overrides))
-  const mcdInputs = `minecraft-data ${EXPECTED_MCD} and render/tables/overrides.json`
+  const chosen = only ? VERSIONS.filter(([protocol]) => only.includes(protocol)) : VERSIONS
+  if (only && chosen.length !== only.length) fail(`--versions: not all of ${only.join(', ')} are in render/tables/versions.json`)
+  const tables = chosen.map(([protocol, mc, aliases = []]) => readVersion(protocol, mc, aliases, overrides))
+  const mcdInputs = dataDir ? `the minecraft-data folder given with --data and render/tables/overrides.json`
+    : `minecraft-data ${EXPECTED_MCD} and render/tables/overrides.json`
   const files = new Map()
 
   // Shared property pool: each distinct value list once, each distinct property sequence once.
@@ -520,8 +598,8 @@ function generate (check) {
     t.blockArray = blockArrays.get(blockKey)
   }
 
-  // Display metadata and item display modes (overrides.json).
-  const dm = overrides.display_metadata
+  // Display metadata (entities.json metadataKeys + overrides.json): one slot array and one
+  // layout per distinct list, named after the first protocol using it.
   const slotRow = (s) => {
     let intDefault = 0
     let floats = [0, 0, 0, 0]
@@ -532,7 +610,16 @@ function generate (check) {
       case 'vector3': floats = [...s.default, 0]; break
       case 'quaternion': floats = [...s.default]; break
     }
-    return `{${s.index}, serializer::${SERIALIZER_ENUM[s.serializer]}, ${intDefault}, {${floats.map(cppFloat).join(', ')}}}, // ${s.name}`
+    return `{${s.index}, display_field::${s.field}, serializer::${SERIALIZER_ENUM[s.serializer]}, ${intDefault}, {${floats.map(cppFloat).join(', ')}}}, // ${s.key}`
+  }
+  const layoutLists = new Map() // content key -> { name, slots }
+  for (const t of tables) {
+    t.layoutNames = ENTITY_KINDS.map((kind, k) => {
+      const slots = t.metadata.layouts[k]
+      const key = kind + JSON.stringify(slots.map((s) => [s.index, s.field, s.serializer, s.default]))
+      if (!layoutLists.has(key)) layoutLists.set(key, { name: `${kind}_${t.protocol}`, slots })
+      return layoutLists.get(key).name
+    })
   }
   const modeLists = new Map() // key -> { name, modes }
   for (const t of tables) {
@@ -555,7 +642,7 @@ function generate (check) {
 #include <array>
 #include <string_view>
 
-namespace emote::render::generated {
+namespace emote::render::${namespace} {
 
 inline constexpr std::size_t version_count = ${tables.length};
 extern const std::array<const version_table*, version_count> all_versions;
@@ -563,22 +650,21 @@ extern const std::string_view supported_protocols;
 
 extern const std::array<std::string_view, ${propertyValues.length}> property_values;
 extern const std::array<block_property, ${properties.length}> properties;
-extern const std::array<metadata_slot, ${dm.common.length}> display_metadata;
-${ENTITY_KINDS.map((k) => `extern const std::array<metadata_slot, ${dm[k].length}> ${k}_metadata;`).join('\n')}
+${[...layoutLists.values()].map((l) => `extern const metadata_layout ${l.name};`).join('\n')}
 ${[...modeLists.values()].map((m) => `extern const std::array<std::string_view, ${m.modes.length}> ${m.name};`).join('\n')}
 ${[...itemArrays.values()].map((a) => `extern const std::array<item_entry, ${a.entries.length}> ${a.name};`).join('\n')}
 ${[...blockArrays.values()].map((a) => `extern const std::array<block_entry, ${a.entries.length}> ${a.name};`).join('\n')}
 
-} // namespace emote::render::generated
+} // namespace emote::render::${namespace}
 `)
   files.set('data.hpp', decl.join(''))
 
-  const open = `#include "render/tables/generated/data.hpp"
+  const open = `#include "data.hpp"
 
-namespace emote::render::generated {
+namespace emote::render::${namespace} {
 `
   const close = `
-} // namespace emote::render::generated
+} // namespace emote::render::${namespace}
 `
 
   // common.cpp: property pool, metadata slots, modes.
@@ -593,16 +679,17 @@ constinit const std::array<block_property, ${properties.length}> properties{{
 ${wrap(properties.map(([n, f, c]) => `{${cppString(n)}, ${f}, ${c}}`))}
 }};
 
-// Display metadata (render.md §5.3; overrides.json display_metadata): {index, serializer, int
-// default, float default}.
-constinit const std::array<metadata_slot, ${dm.common.length}> display_metadata{{
-${dm.common.map((s) => '  ' + slotRow(s)).join('\n')}
+// Display metadata (render.md §5.3): per kind and distinct list, {index (the key's position in
+// entities.json metadataKeys), field, serializer, int default, float default} ascending index,
+// and the slot of each field (255: the kind has no such field in that version).
+${[...layoutLists.values()].map((l) => {
+  const slotOf = DISPLAY_FIELDS.map((f) => { const i = l.slots.findIndex((s) => s.field === f); return i < 0 ? 255 : i })
+  return `constinit const std::array<metadata_slot, ${l.slots.length}> ${l.name}_slots{{
+${l.slots.map((s) => '  ' + slotRow(s)).join('\n')}
 }};
-${ENTITY_KINDS.map((k) => `
-constinit const std::array<metadata_slot, ${dm[k].length}> ${k}_metadata{{
-${dm[k].map((s) => '  ' + slotRow(s)).join('\n')}
-}};`).join('\n')}
-
+constinit const metadata_layout ${l.name}{${l.name}_slots, {{${slotOf.join(', ')}}}};
+`
+}).join('\n')}
 // item_display modes by byte value (overrides.json item_display_modes).
 ${[...modeLists.values()].map((m) => `constinit const std::array<std::string_view, ${m.modes.length}> ${m.name}{{
 ${wrap(m.modes.map(cppString))}
@@ -646,8 +733,8 @@ constinit const version_table v${t.protocol}{
   ${t.blockArray.name},
   properties,
   property_values,
-  display_metadata,
-  {${ENTITY_KINDS.map((k) => `${k}_metadata`).join(', ')}},
+  {{${t.layoutNames.map((n) => `&${n}`).join(', ')}}}, // ${ENTITY_KINDS.join(', ')}
+  ${t.metadata.playerFlags}, // the player's shared flags
   ${t.modeList.name},
 };`)
   files.set('versions.cpp', HEADER(mcdInputs) + open + `
@@ -680,24 +767,46 @@ constinit const std::string_view supported_protocols{"${tables.map((t) => t.prot
     // Write: replace the folder's generated files, keep nothing stale.
     fs.mkdirSync(outDir, { recursive: true })
     for (const f of fs.readdirSync(outDir)) {
-      if (/\.(cpp|hpp)$/.test(f) && !files.has(f)) fs.unlinkSync(path.join(outDir, f))
+      // Only files this generator wrote (its header) are stale; anything else in --out stays.
+      const file = path.join(outDir, f)
+      if (/\.(cpp|hpp)$/.test(f) && !files.has(f) && fs.readFileSync(file, 'utf8').startsWith('// Generated by minecraft/generate-tables.mjs')) fs.unlinkSync(file)
     }
     for (const name of names) fs.writeFileSync(path.join(outDir, name), files.get(name))
   }
-  console.log(`generate-tables: minecraft-data ${mcdPackage.version}, prismarine-block ${prismarineBlockVersion}; ` +
+  console.log(`generate-tables: ${dataDir ? `minecraft-data from ${dataDir}` : `minecraft-data ${mcdPackage.version}`}, prismarine-block ${prismarineBlockVersion}; ` +
     `${tables.length} versions, ${itemArrays.size} item lists, ${blockArrays.size} block lists, ` +
     `${properties.length} properties, ${propertyValues.length} property values, ` +
     `${tables.reduce((n, t) => n + t.statesChecked, 0)} block states checked with prismarine-block; ` +
     `${files.size} files, ${total} bytes ${check ? 'up to date' : 'written'} in ${path.relative(root, outDir)}/`)
 }
 
-const args = process.argv.slice(2)
-if (args.some((a) => a !== '--check')) {
-  console.error('usage: node generate-tables.mjs [--check]')
-  process.exit(2)
-}
+const usage = 'usage: node generate-tables.mjs [--check] [--data DIR] [--out DIR] [--namespace NAME] [--versions P,P...]'
+const options = { check: false, outDir: path.join(root, 'render', 'tables', 'generated'), namespace: 'generated', only: null }
 try {
-  generate(args.includes('--check'))
+  const args = process.argv.slice(2)
+  for (let i = 0; i < args.length; ++i) {
+    const value = () => {
+      if (i + 1 >= args.length) fail(`${args[i]} needs a value (${usage})`)
+      return args[++i]
+    }
+    switch (args[i]) {
+      case '--check': options.check = true; break
+      case '--data': dataDir = path.resolve(value()); break
+      case '--out': options.outDir = path.resolve(value()); break
+      case '--namespace': {
+        options.namespace = value()
+        if (!/^[a-z_][a-z0-9_]*$/.test(options.namespace)) fail(`--namespace ${options.namespace}: not a C++ identifier`)
+        break
+      }
+      case '--versions': {
+        options.only = value().split(',').map((x) => Number.parseInt(x, 10))
+        if (options.only.some((x) => !Number.isInteger(x))) fail(`--versions: protocols separated by commas (${usage})`)
+        break
+      }
+      default: fail(`unknown argument ${args[i]} (${usage})`)
+    }
+  }
+  generate(options)
 } catch (e) {
   console.error(`generate-tables: ${e.message}`)
   process.exit(1)

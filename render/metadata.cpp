@@ -34,32 +34,6 @@ entity_kind to_entity_kind(api::display_kind k) noexcept {
   return entity_kind::item_display;
 }
 
-const metadata_slot* find_slot(const version_table& v, entity_kind kind,
-                               std::uint8_t index) noexcept {
-  for (const metadata_slot& s : v.display_metadata) {
-    if (s.index == index) {
-      return &s;
-    }
-  }
-  for (const metadata_slot& s : v.kind_metadata[static_cast<std::size_t>(kind)]) {
-    if (s.index == index) {
-      return &s;
-    }
-  }
-  return nullptr;
-}
-
-const metadata_slot& flags_slot() noexcept {
-  // render.md §5.3: entity index 0, the shared flags byte, default 0.
-  static const metadata_slot s{mi::flags, serializer::byte, 0, {0, 0, 0, 0}};
-  return s;
-}
-
-const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
-                                std::uint8_t index) noexcept {
-  return index == mi::flags ? &flags_slot() : find_slot(v, kind, index);
-}
-
 empty_content empty_contents(const version_table& v) {
   empty_content out;
   warnings none;
@@ -112,17 +86,25 @@ bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexc
 
 std::uint32_t update_transform(display_values& values, const api::transform_record& t,
                                std::int32_t interpolation_duration) noexcept {
-  return update_transform(std::span<entry_value, 6>(values.data() + mi::interpolation_duration, 6),
-                          t, interpolation_duration);
+  return update_transform(
+      std::span<entry_value, motion_fields>(
+          values.data() + static_cast<std::size_t>(field::interpolation_duration), motion_fields),
+      t, interpolation_duration);
 }
 
-std::uint32_t update_transform(std::span<entry_value, 6> motion, const api::transform_record& t,
+std::uint32_t update_transform(std::span<entry_value, motion_fields> motion,
+                               const api::transform_record& t,
                                std::int32_t interpolation_duration) noexcept {
-  static_assert(mi::translation == mi::interpolation_duration + 2);
+  constexpr auto first = static_cast<unsigned>(field::interpolation_duration);
+  static_assert(static_cast<unsigned>(field::teleport_duration) == first + 1 &&
+                static_cast<unsigned>(field::translation) == first + 2 &&
+                static_cast<unsigned>(field::scale) == first + 3 &&
+                static_cast<unsigned>(field::left_rotation) == first + 4 &&
+                static_cast<unsigned>(field::right_rotation) == first + 5);
   std::uint32_t dirty = 0;
   if (motion[0].i != interpolation_duration) {
     motion[0].i = interpolation_duration;
-    dirty |= 1U << mi::interpolation_duration;
+    dirty |= field_bit(field::interpolation_duration);
   }
   // The entries 11-14 as set_transform writes them.
   const std::array<float, 4> next[4] = {{t.translation[0], t.translation[1], t.translation[2], 0},
@@ -134,7 +116,7 @@ std::uint32_t update_transform(std::span<entry_value, 6> motion, const api::tran
     const entry_value n{cur.i, next[k]};
     if (!same_bits(n, cur)) {
       cur = n;
-      dirty |= 1U << (mi::translation + k);
+      dirty |= std::uint32_t{1} << (first + 2 + k);
     }
   }
   return dirty;
@@ -142,9 +124,9 @@ std::uint32_t update_transform(std::span<entry_value, 6> motion, const api::tran
 
 std::uint32_t changed_entries(const display_values& a, const display_values& b) noexcept {
   std::uint32_t dirty = 0;
-  for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
-    if (!same_bits(a[idx], b[idx])) {
-      dirty |= 1U << idx;
+  for (std::size_t k = 0; k < display_field_count; ++k) {
+    if (!same_bits(a[k], b[k])) {
+      dirty |= std::uint32_t{1} << k;
     }
   }
   return dirty;
@@ -167,26 +149,17 @@ entry_value default_value(const metadata_slot& s) noexcept {
 
 display_values default_values(const version_table& v, entity_kind kind) {
   display_values out{};
-  out[mi::flags] = default_value(flags_slot());
-  for (const metadata_slot& s : v.display_metadata) {
-    if (s.index < mi::count) {
-      out[s.index] = default_value(s);
-    }
-  }
-  for (const metadata_slot& s : v.kind_metadata[static_cast<std::size_t>(kind)]) {
-    if (s.index < mi::count) {
-      out[s.index] = default_value(s);
-    }
+  for (const metadata_slot& s : layout(v, kind).slots) {
+    at(out, s.field) = default_value(s);
   }
   return out;
 }
 
 void set_transform(display_values& out, const api::transform_record& t) noexcept {
-  // render.md §5.3: translation 11, scale 12, left rotation 13, right rotation 14.
-  out[mi::translation].f = {t.translation[0], t.translation[1], t.translation[2], 0};
-  out[mi::scale].f = {t.scale[0], t.scale[1], t.scale[2], 0};
-  out[mi::left_rotation].f = t.left_rotation;
-  out[mi::right_rotation].f = t.right_rotation;
+  at(out, field::translation).f = {t.translation[0], t.translation[1], t.translation[2], 0};
+  at(out, field::scale).f = {t.scale[0], t.scale[1], t.scale[2], 0};
+  at(out, field::left_rotation).f = t.left_rotation;
+  at(out, field::right_rotation).f = t.right_rotation;
 }
 
 namespace {
@@ -241,9 +214,9 @@ struct reader {
   entity_kind kind;
   std::vector<std::string>& warn;
 
-  void reset(std::uint8_t index) {
-    if (const metadata_slot* s = find_slot(v, kind, index)) {
-      out[index] = default_value(*s);
+  void reset(field f) {
+    if (const metadata_slot* s = layout(v, kind).find(f)) {
+      at(out, f) = default_value(*s);
     }
   }
   void bad(std::string_view key, std::string_view why) {
@@ -273,17 +246,18 @@ void apply_nbt(display_values& out, const core::nbt_compound& effective, const v
                entity_kind kind, std::vector<std::string>& warn) {
   reader r{out, v, kind, warn};
   // Every NBT-derived entry starts at its default: a key absent from the effective NBT reverts.
-  out[mi::flags].i = 0;
-  for (std::uint8_t i = mi::billboard; i <= mi::glow_color; ++i) {
-    r.reset(i);
+  at(out, field::shared_flags).i = 0;
+  for (field f : {field::billboard, field::brightness, field::view_range, field::shadow_radius,
+                  field::shadow_strength, field::width, field::height, field::glow_color}) {
+    r.reset(f);
   }
   const bool text = kind == entity_kind::text_display;
   std::int32_t style = 0;
   if (text) {
-    for (std::uint8_t i = mi::line_width; i <= mi::text_style; ++i) {
-      r.reset(i);
+    for (field f : {field::line_width, field::background, field::text_opacity, field::text_style}) {
+      r.reset(f);
     }
-    style = out[mi::text_style].i;
+    style = at(out, field::text_style).i;
   }
   auto set_style = [&](std::int32_t bit, bool on) { style = on ? (style | bit) : (style & ~bit); };
 
@@ -292,14 +266,14 @@ void apply_nbt(display_values& out, const core::nbt_compound& effective, const v
     const nbt_tag& t = e.value;
     if (k == "Glowing") {
       if (const nbt_tag* n = r.number(k, t)) {
-        out[mi::flags].i = as_byte(*n) != 0 ? glowing_flag : 0;
+        at(out, field::shared_flags).i = as_byte(*n) != 0 ? glowing_flag : 0;
       }
     } else if (k == "billboard") {
       bool found = false;
       if (t.type == nbt_type::string_tag) {
         for (std::size_t b = 0; b < billboards.size(); ++b) {
           if (t.string == billboards[b]) {
-            out[mi::billboard].i = static_cast<std::int32_t>(b);
+            at(out, field::billboard).i = static_cast<std::int32_t>(b);
             found = true;
           }
         }
@@ -312,31 +286,31 @@ void apply_nbt(display_values& out, const core::nbt_compound& effective, const v
       const nbt_tag* sky = t.type == nbt_type::compound_tag ? t.compound.find("sky") : nullptr;
       if (block && sky && numeric(*block) && numeric(*sky) && as_int(*block) >= 0 &&
           as_int(*block) <= 15 && as_int(*sky) >= 0 && as_int(*sky) <= 15) {
-        out[mi::brightness].i = as_int(*block) << 4 | as_int(*sky) << 20;
+        at(out, field::brightness).i = as_int(*block) << 4 | as_int(*sky) << 20;
       } else {
         r.bad(k, "is not {block, sky} with both in 0..15");
       }
     } else if (k == "view_range" || k == "shadow_radius" || k == "shadow_strength" ||
                k == "width" || k == "height") {
-      const std::uint8_t index = k == "view_range"        ? mi::view_range
-                                 : k == "shadow_radius"   ? mi::shadow_radius
-                                 : k == "shadow_strength" ? mi::shadow_strength
-                                 : k == "width"           ? mi::width
-                                                          : mi::height;
+      const field f = k == "view_range"        ? field::view_range
+                      : k == "shadow_radius"   ? field::shadow_radius
+                      : k == "shadow_strength" ? field::shadow_strength
+                      : k == "width"           ? field::width
+                                               : field::height;
       if (const nbt_tag* n = r.number(k, t)) {
-        out[index].f = {as_float(*n), 0, 0, 0};
+        at(out, f).f = {as_float(*n), 0, 0, 0};
       }
     } else if (k == "glow_color_override") {
       if (const nbt_tag* n = r.number(k, t)) {
-        out[mi::glow_color].i = as_int(*n);
+        at(out, field::glow_color).i = as_int(*n);
       }
     } else if (text && (k == "line_width" || k == "background")) {
       if (const nbt_tag* n = r.number(k, t)) {
-        out[k == "line_width" ? mi::line_width : mi::background].i = as_int(*n);
+        at(out, k == "line_width" ? field::line_width : field::background).i = as_int(*n);
       }
     } else if (text && k == "text_opacity") {
       if (const nbt_tag* n = r.number(k, t)) {
-        out[mi::text_opacity].i = as_byte(*n);
+        at(out, field::text_opacity).i = as_byte(*n);
       }
     } else if (text && (k == "shadow" || k == "see_through" || k == "default_background")) {
       if (const nbt_tag* n = r.number(k, t)) {
@@ -363,7 +337,7 @@ void apply_nbt(display_values& out, const core::nbt_compound& effective, const v
     }
   }
   if (text) {
-    out[mi::text_style].i = style;
+    at(out, field::text_style).i = style;
   }
 }
 

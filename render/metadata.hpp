@@ -1,8 +1,8 @@
 #pragma once
 // A display entity's metadata values (render.md §5.3) apart from its content, and the NBT rules
 // that set some of them: the effective NBT (`entity_nbt` merged with the NBT-track state) read
-// the way vanilla's Display codecs read it. Values are version independent; the version tables
-// give each index its serializer and default.
+// the way vanilla's Display codecs read it. Values are kept per field (display_field) and are
+// version independent; each version's table gives every field its index, serializer and default.
 
 #include "engine/api/event.hpp"
 #include "engine/core/snbt.hpp"
@@ -18,33 +18,7 @@
 
 namespace emote::render {
 
-/// Metadata indexes of display entities (render.md §5.3).
-namespace mi {
-inline constexpr std::uint8_t flags = 0;
-inline constexpr std::uint8_t interpolation_start = 8;
-inline constexpr std::uint8_t interpolation_duration = 9;
-inline constexpr std::uint8_t teleport_duration = 10;
-inline constexpr std::uint8_t translation = 11;
-inline constexpr std::uint8_t scale = 12;
-inline constexpr std::uint8_t left_rotation = 13;
-inline constexpr std::uint8_t right_rotation = 14;
-inline constexpr std::uint8_t billboard = 15;
-inline constexpr std::uint8_t brightness = 16;
-inline constexpr std::uint8_t view_range = 17;
-inline constexpr std::uint8_t shadow_radius = 18;
-inline constexpr std::uint8_t shadow_strength = 19;
-inline constexpr std::uint8_t width = 20;
-inline constexpr std::uint8_t height = 21;
-inline constexpr std::uint8_t glow_color = 22;
-inline constexpr std::uint8_t content = 23;      ///< item stack / block state / text
-inline constexpr std::uint8_t item_display = 24; ///< item displays
-inline constexpr std::uint8_t line_width = 24;   ///< text displays
-inline constexpr std::uint8_t background = 25;
-inline constexpr std::uint8_t text_opacity = 26;
-inline constexpr std::uint8_t text_style = 27;
-inline constexpr std::size_t count = 28;
-} // namespace mi
-
+using field = display_field;
 inline constexpr std::int32_t glowing_flag = 0x40;
 
 /// One value: `i` for byte and int entries, `f` for float, vector3 and quaternion entries.
@@ -56,25 +30,27 @@ struct entry_value {
 /// Bitwise equality (render.md §5.2: −0.0 ≠ 0.0, as JOML's equals).
 [[nodiscard]] bool same_bits(const entry_value& a, const entry_value& b) noexcept;
 
-/// The values of indexes 0..27 but the content entries (23, and 24 of item displays), which
-/// depend on the version.
-using display_values = std::array<entry_value, mi::count>;
+/// The values of every field but the content entries (content, and item_display_mode, which
+/// depend on the version), indexed by field.
+using display_values = std::array<entry_value, display_field_count>;
+
+/// The value of field `f` in `values`.
+inline entry_value& at(display_values& values, display_field f) noexcept {
+  return values[static_cast<std::size_t>(f)];
+}
+inline const entry_value& at(const display_values& values, display_field f) noexcept {
+  return values[static_cast<std::size_t>(f)];
+}
 
 entity_kind to_entity_kind(api::display_kind k) noexcept;
 
-/// The slot of `index` for a display of `kind` in `v`; nullptr when that kind has no such index.
-/// Index 0 (the shared flags byte) is not in the tables: see flags_slot().
-const metadata_slot* find_slot(const version_table& v, entity_kind kind,
-                               std::uint8_t index) noexcept;
-/// The shared-flags entry (index 0, byte, default 0).
-const metadata_slot& flags_slot() noexcept;
-/// The slot of `index` for `kind` in `v`, the shared flags (index 0) included; nullptr when
-/// that kind has no such index.
-const metadata_slot* entry_slot(const version_table& v, entity_kind kind,
-                                std::uint8_t index) noexcept;
+/// The metadata layout of `kind` in `v`.
+inline const metadata_layout& layout(const version_table& v, entity_kind kind) noexcept {
+  return *v.display_layout[static_cast<std::size_t>(kind)];
+}
 /// The default of a slot as a value.
 entry_value default_value(const metadata_slot& s) noexcept;
-/// The entry of a value index (not a content entry: 23, or 24 of item displays) of slot `s`,
+/// The entry of a value field (not content or item_display_mode) of slot `s`,
 /// written field by field into `e` (a tick writes thousands; building a temporary and copying it
 /// stalls on the partial stores).
 inline void set_value_entry(metadata_entry& e, const metadata_slot& s,
@@ -92,7 +68,7 @@ struct empty_content {
 };
 empty_content empty_contents(const version_table& v);
 
-/// The content entry (23) of slot `s`: the encoded content (`raw`, or `state` for a block) when
+/// The content entry of slot `s`: the encoded content (`raw`, or `state` for a block) when
 /// visible, else the empty one (a block's: the slot's default).
 void set_content_entry(metadata_entry& e, const metadata_slot& s, api::display_kind kind,
                        bool visible, std::string_view raw, std::int32_t state,
@@ -106,26 +82,32 @@ bool entry_differs_from_default(const metadata_slot& s, const metadata_entry& e,
 /// bitwise (render.md §5.1: a spawn's metadata carries only such entries).
 bool differs_from_default(const metadata_slot& s, const metadata_entry& e) noexcept;
 
-/// Every value at its default (from `v`'s slots).
+/// Every value at its default (from `v`'s slots of `kind`).
 display_values default_values(const version_table& v, entity_kind kind);
 
-/// Set the transform entries 11-14 from a frame transform.
+/// Set the transform fields (translation, scale, left and right rotation) from a frame
+/// transform.
 void set_transform(display_values& out, const api::transform_record& t) noexcept;
 
+/// The fields interpolation_duration..right_rotation, consecutive in display_field.
+inline constexpr std::size_t motion_fields = 6;
 /// Apply a display.update's transform and interpolation duration to `values` (render.md §5.2):
-/// the bits (1 << index) of the entries among 9 and 11-14 whose value changed, bitwise. Index 8
-/// is the caller's: the renderer sends it with every transform, stress does not.
+/// the field bits (field_bit) of interpolation_duration and the transform fields whose value
+/// changed, bitwise. interpolation_start is the caller's: the renderer sends it with every
+/// transform, stress does not.
 std::uint32_t update_transform(display_values& values, const api::transform_record& t,
                                std::int32_t interpolation_duration) noexcept;
-/// The same on the entries 9..14 alone (`motion[k]` is index 9 + k; 10 is left alone).
-std::uint32_t update_transform(std::span<entry_value, 6> motion, const api::transform_record& t,
+/// The same on the motion fields alone (`motion[k]` is interpolation_duration + k;
+/// teleport_duration is left alone).
+std::uint32_t update_transform(std::span<entry_value, motion_fields> motion,
+                               const api::transform_record& t,
                                std::int32_t interpolation_duration) noexcept;
-/// The bits (1 << index) of the entries that differ between `a` and `b`, bitwise.
+/// The field bits of the values that differ between `a` and `b`, bitwise.
 std::uint32_t changed_entries(const display_values& a, const display_values& b) noexcept;
 
-/// Set the NBT-derived entries (0, 15-22, and 24-27 of text displays) from the effective NBT,
-/// every key absent from it at its default of `v`. One message per ignored key or unreadable
-/// value is appended to `warn`.
+/// Set the NBT-derived fields (shared_flags, billboard..glow_color, and line_width..text_style
+/// of text displays) from the effective NBT, every key absent from it at its default of `v`.
+/// One message per ignored key or unreadable value is appended to `warn`.
 void apply_nbt(display_values& out, const core::nbt_compound& effective, const version_table& v,
                entity_kind kind, std::vector<std::string>& warn);
 

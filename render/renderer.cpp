@@ -166,7 +166,7 @@ struct display {
   std::int32_t entity_id = 0;
   std::int32_t dim = 0;
   std::uint32_t row = 0;   ///< in the tracker table
-  std::uint32_t dirty = 0; ///< bit i: metadata index i changed this step
+  std::uint32_t dirty = 0; ///< field_bit(f): field f changed this step
   api::display_kind kind = api::display_kind::item;
   entity_kind ekind = entity_kind::item_display;
   api::space space = api::space::scene;
@@ -457,7 +457,7 @@ struct renderer::impl {
   std::vector<std::uint32_t> hidden_near;
   std::uint64_t hide_epoch = 0;
 
-  explicit impl(render_config c) : cfg(c), vers(versions()) {
+  impl(render_config c, std::span<const version_table* const> tables) : cfg(c), vers(tables) {
     defaults = vers.empty() ? nullptr : vers.back();
     content_cache.resize(vers.size());
     last_to.resize(vers.size());
@@ -476,6 +476,15 @@ struct renderer::impl {
 
   // ---------------------------------------------------------------------------------------
   // Lookups
+
+  /// "767, 768, ...": the protocols of this renderer's tables.
+  [[nodiscard]] std::string supported_text() const {
+    std::string text;
+    for (const version_table* v : vers) {
+      text += (text.empty() ? "" : ", ") + std::to_string(v->protocol);
+    }
+    return text;
+  }
 
   [[nodiscard]] std::size_t ordinal(const version_table* v) const noexcept {
     for (std::size_t i = 0; i < vers.size(); ++i) {
@@ -833,38 +842,30 @@ struct renderer::impl {
     return std::move(*r);
   }
 
-  /// The metadata entry of index `idx` for version `ver`; false when that kind lacks it there.
-  bool fill(display& d, std::size_t ver, std::uint8_t idx, metadata_entry& e) {
-    const metadata_slot* s = entry_slot(*vers[ver], d.ekind, idx);
-    if (!s) {
-      return false;
-    }
-    if (idx == mi::content) {
+  /// The metadata entry of slot `s` (of the display's kind in version `ver`).
+  void fill(display& d, std::size_t ver, const metadata_slot& s, metadata_entry& e) {
+    if (s.field == field::content) {
       // The content is encoded (once per version) only when it is shown.
       const content_value* c = d.visible ? &content_for(d, ver) : nullptr;
-      set_content_entry(e, *s, d.kind, d.visible, c ? std::string_view(c->raw) : std::string_view(),
+      set_content_entry(e, s, d.kind, d.visible, c ? std::string_view(c->raw) : std::string_view(),
                         c ? c->state : 0, empty[ver]);
-      return true;
+      return;
     }
-    entry_value v = d.values[idx];
-    if (idx == mi::item_display && d.kind == api::display_kind::item) {
+    entry_value v = at(d.values, s.field);
+    if (s.field == field::item_display_mode) {
       v.i = mode_for(d, ver);
     }
-    set_value_entry(e, *s, v);
-    return true;
-  }
-
-  /// Whether entry `e` of version `ver` differs from its default (render.md §5.1).
-  bool non_default(const display& d, std::size_t ver, const metadata_entry& e) const {
-    return entry_differs_from_default(*entry_slot(*vers[ver], d.ekind, e.index), e, empty[ver]);
+    set_value_entry(e, s, v);
   }
 
   void write_spawn_metadata(display& d, std::size_t ver, byte_writer& w) {
     entries.clear();
     warn_nbt(d, ver);
-    for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
+    // Ascending index: the version's slot order (render.md §5.1).
+    for (const metadata_slot& s : layout(*vers[ver], d.ekind).slots) {
       metadata_entry e;
-      if (fill(d, ver, idx, e) && non_default(d, ver, e)) {
+      fill(d, ver, s, e);
+      if (entry_differs_from_default(s, e, empty[ver])) {
         entries.push_back(e);
       }
     }
@@ -875,9 +876,10 @@ struct renderer::impl {
 
   void write_changes(display& d, std::size_t ver, byte_writer& w) {
     entries.clear();
-    for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
-      metadata_entry e;
-      if ((d.dirty >> idx & 1U) != 0 && fill(d, ver, idx, e)) {
+    for (const metadata_slot& s : layout(*vers[ver], d.ekind).slots) {
+      if ((d.dirty & field_bit(s.field)) != 0) {
+        metadata_entry e;
+        fill(d, ver, s, e);
         entries.push_back(e);
       }
     }
@@ -912,11 +914,11 @@ struct renderer::impl {
       if (!p->protocol) {
         continue;
       }
-      const version_table* table = find_version(*p->protocol);
+      const version_table* table = find_version(vers, *p->protocol);
       if (!table) {
         warn("", "", p->id, *p->protocol,
              "protocol " + std::to_string(*p->protocol) + " is not supported (supported: " +
-                 std::string(supported_protocols_text()) + "); no packets are rendered for it");
+                 supported_text() + "); no packets are rendered for it");
         continue;
       }
       auto [it, fresh] = viewers.try_emplace(p->id);
@@ -1052,7 +1054,7 @@ struct renderer::impl {
     d->versions.resize(vers.size());
     d->values = default_values(*defaults, d->ekind);
     set_transform(d->values, sp.transform);
-    d->values[mi::teleport_duration].i = sp.teleport_duration;
+    at(d->values, field::teleport_duration).i = sp.teleport_duration;
     if (sp.entity_nbt) {
       d->entity_nbt = parse_nbt(*sp.entity_nbt, "entity_nbt", d->entity_nbt_msgs);
     }
@@ -1107,9 +1109,9 @@ struct renderer::impl {
   }
 
   void set_teleport_duration(display& d, std::int32_t tp) {
-    if (d.values[mi::teleport_duration].i != tp) {
-      d.values[mi::teleport_duration].i = tp;
-      d.dirty |= 1U << mi::teleport_duration;
+    if (at(d.values, field::teleport_duration).i != tp) {
+      at(d.values, field::teleport_duration).i = tp;
+      d.dirty |= field_bit(field::teleport_duration);
     }
   }
 
@@ -1151,7 +1153,7 @@ struct renderer::impl {
   void on_update(display& d, const api::ev_display_update& up) {
     if (up.transform) {
       // render.md §5.2: 8 always; 9 and 11-14 when they differ (binary32 bits).
-      d.dirty |= 1U << mi::interpolation_start;
+      d.dirty |= field_bit(field::interpolation_start);
       d.dirty |= update_transform(d.values, *up.transform, up.interpolation_duration);
       d.transform = *up.transform;
     }
@@ -1166,7 +1168,7 @@ struct renderer::impl {
       content_changed = true;
     }
     if (content_changed) {
-      d.dirty |= 1U << mi::content;
+      d.dirty |= field_bit(field::content);
       if (d.visible) {
         capture_skin(d);
         invalidate_content(d);
@@ -1395,7 +1397,7 @@ struct renderer::impl {
 
   void write_flags(byte_writer& w, std::size_t ver, const world::player_state& p, bool invisible) {
     metadata_entry e;
-    e.index = mi::flags;
+    e.index = vers[ver]->player_flags_index;
     e.kind = serializer::byte;
     e.i = flags_of(p, invisible);
     write_entity_metadata(w, *vers[ver], *p.entity_id, std::span<const metadata_entry>(&e, 1));
@@ -1670,7 +1672,9 @@ struct renderer::impl {
   }
 };
 
-renderer::renderer(render_config config) : impl_(std::make_unique<impl>(config)) {}
+renderer::renderer(render_config config) : renderer(config, versions()) {}
+renderer::renderer(render_config config, std::span<const version_table* const> tables)
+    : impl_(std::make_unique<impl>(config, tables)) {}
 renderer::~renderer() = default;
 
 void renderer::step(const api::frame& f, std::span<const world::player_state* const> players,

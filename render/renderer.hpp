@@ -69,9 +69,15 @@ struct display_info {
   bool visible = false;
 };
 
+struct version_table;
+
 class renderer {
 public:
+  /// A renderer for the supported versions (versions()).
   explicit renderer(render_config config);
+  /// A renderer for these tables (ascending protocol): how a table set generated from other
+  /// minecraft-data (generate-tables.mjs --data/--namespace) is rendered with.
+  renderer(render_config config, std::span<const version_table* const> tables);
   ~renderer();
   renderer(const renderer&) = delete;
   renderer& operator=(const renderer&) = delete;

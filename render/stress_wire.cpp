@@ -12,9 +12,16 @@ namespace emote::render {
 stress_wire::stress_wire(const version_table& v, render_config config)
     : v_(&v), defaults_(versions().back()), cfg_(config), empty_(empty_contents(v)) {
   for (std::size_t k = 0; k < entity_kind_count; ++k) {
-    for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
-      slots_[k][idx] = entry_slot(v, static_cast<entity_kind>(k), idx);
+    const metadata_layout& l = layout(v, static_cast<entity_kind>(k));
+    for (std::size_t f = 0; f < display_field_count; ++f) {
+      slots_[k][f] = l.find(static_cast<display_field>(f));
     }
+    // Whether the kind's fields ascend with their indexes in this version (then a dirty mask's
+    // bits, lowest first, are in index order).
+    by_field_[k] = std::is_sorted(l.slots.begin(), l.slots.end(),
+                                  [](const metadata_slot& a, const metadata_slot& b) {
+                                    return a.field < b.field;
+                                  });
   }
 }
 
@@ -70,19 +77,19 @@ void stress_wire::encode_content(const hot& h, cold& c, std::string_view source,
   }
 }
 
-bool stress_wire::entry(const hot& h, const cold& c, std::uint8_t idx, metadata_entry& e) const {
-  const metadata_slot* s = slots_[static_cast<std::size_t>(h.ekind)][idx];
+bool stress_wire::entry(const hot& h, const cold& c, display_field f, metadata_entry& e) const {
+  const metadata_slot* s = slots_[static_cast<std::size_t>(h.ekind)][static_cast<std::size_t>(f)];
   if (!s) {
     return false;
   }
-  if (idx == mi::content) {
+  if (f == display_field::content) {
     set_content_entry(e, *s, h.kind, h.visible, c.content, c.state, empty_);
     return true;
   }
-  entry_value v = idx >= mi::interpolation_duration && idx <= mi::right_rotation
-                      ? h.motion[idx - mi::interpolation_duration]
-                      : c.values[idx];
-  if (idx == mi::item_display && h.kind == api::display_kind::item) {
+  constexpr auto first = static_cast<std::size_t>(display_field::interpolation_duration);
+  const auto k = static_cast<std::size_t>(f);
+  entry_value v = k >= first && k < first + motion_fields ? h.motion[k - first] : c.values[k];
+  if (f == display_field::item_display_mode) {
     v.i = c.mode;
   }
   set_value_entry(e, *s, v);
@@ -121,7 +128,7 @@ void stress_wire::spawn(const api::ev_display_spawn& sp, packet_framer& framer, 
                  true);
   c.values = default_values(*defaults_, h.ekind);
   set_transform(c.values, sp.transform);
-  c.values[mi::teleport_duration].i = sp.teleport_duration;
+  at(c.values, display_field::teleport_duration).i = sp.teleport_duration;
   warnings ignored;
   core::nbt_compound effective;
   if (sp.entity_nbt) {
@@ -136,7 +143,8 @@ void stress_wire::spawn(const api::ev_display_spawn& sp, packet_framer& framer, 
     }
   }
   apply_nbt(c.values, effective, *defaults_, h.ekind, ignored);
-  std::copy_n(c.values.begin() + mi::interpolation_duration, h.motion.size(), h.motion.begin());
+  std::copy_n(c.values.begin() + static_cast<std::ptrdiff_t>(display_field::interpolation_duration),
+              h.motion.size(), h.motion.begin());
 
   // render.md §5.1: bundle_delimiter, spawn_entity, entity_metadata of the non-default entries
   // (left out when there is none), bundle_delimiter.
@@ -149,14 +157,10 @@ void stress_wire::spawn(const api::ev_display_spawn& sp, packet_framer& framer, 
                      sp.position, sp.yaw);
   send(framer, out);
   out.entries.clear();
-  for (std::uint8_t idx = 0; idx < mi::count; ++idx) {
+  for (const metadata_slot& s : layout(*v_, h.ekind).slots) {
     metadata_entry e;
-    if (!entry(h, c, idx, e)) {
-      continue;
-    }
-    const bool differs =
-        entry_differs_from_default(*slots_[static_cast<std::size_t>(h.ekind)][idx], e, empty_);
-    if (differs) {
+    entry(h, c, s.field, e);
+    if (entry_differs_from_default(s, e, empty_)) {
       out.entries.push_back(e);
     }
   }
@@ -184,7 +188,7 @@ void stress_wire::update(const api::ev_display_update& up, packet_framer& framer
   }
   if (up.visible && *up.visible != h.visible) {
     h.visible = *up.visible;
-    dirty |= 1U << mi::content;
+    dirty |= field_bit(display_field::content);
   }
   if (up.item || up.nbt) {
     cold& c = cold_[static_cast<std::size_t>(i)];
@@ -193,7 +197,7 @@ void stress_wire::update(const api::ev_display_update& up, packet_framer& framer
       const std::string before = c.content;
       encode_content(h, c, c.item, false);
       if (h.visible && c.content != before) {
-        dirty |= 1U << mi::content;
+        dirty |= field_bit(display_field::content);
       }
     }
     if (up.nbt) {
@@ -212,12 +216,21 @@ void stress_wire::update(const api::ev_display_update& up, packet_framer& framer
     return;
   }
   const cold& c = cold_[static_cast<std::size_t>(i)];
-  // Entries are filled in place (emplace, then dropped when the kind lacks the index).
+  // Entries are filled in place (emplace, then dropped when the kind lacks the field), in index
+  // order: the mask's bits when fields ascend with indexes, else the version's slots.
   out.entries.clear();
-  for (std::uint32_t bits = dirty; bits != 0; bits &= bits - 1) {
-    const auto idx = static_cast<std::uint8_t>(std::countr_zero(bits));
-    if (!entry(h, c, idx, out.entries.emplace_back())) {
-      out.entries.pop_back();
+  if (by_field_[static_cast<std::size_t>(h.ekind)]) {
+    for (std::uint32_t bits = dirty; bits != 0; bits &= bits - 1) {
+      const auto f = static_cast<display_field>(std::countr_zero(bits));
+      if (!entry(h, c, f, out.entries.emplace_back())) {
+        out.entries.pop_back();
+      }
+    }
+  } else {
+    for (const metadata_slot& s : layout(*v_, h.ekind).slots) {
+      if ((dirty & field_bit(s.field)) != 0) {
+        entry(h, c, s.field, out.entries.emplace_back());
+      }
     }
   }
   if (!out.entries.empty()) {

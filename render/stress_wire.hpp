@@ -62,7 +62,8 @@ private:
     api::display_kind kind = api::display_kind::item;
     entity_kind ekind = entity_kind::item_display;
     std::int32_t entity_id = 0;
-    std::array<entry_value, 6> motion{}; ///< indexes 9..14 (display_values' are not kept)
+    std::array<entry_value, motion_fields> motion{}; ///< interpolation_duration..right_rotation
+                                                     ///< (display_values' are not kept)
   };
   /// The rest: spawns, content, hand refreshes and NBT changes.
   struct cold {
@@ -70,7 +71,7 @@ private:
     std::uint32_t spawns = 0;      ///< display.spawn records of this handle so far (render.md §3)
     std::int32_t state = 0;        ///< block state id
     std::int32_t mode = 0;         ///< item display mode byte
-    display_values values{};       ///< but 9..14, which are hot::motion
+    display_values values{};       ///< but the motion fields, which are hot::motion
     std::string content;           ///< item stack or text component, as shown when visible
     std::string item;              ///< the item stack SNBT (a hand refresh replaces it)
     core::nbt_compound entity_nbt; ///< the node's entity_nbt, merged under the NBT state
@@ -84,14 +85,16 @@ private:
   /// Encode `source` as the display's content; through the shared cache when `cached` (only
   /// while no other thread encodes).
   void encode_content(const hot& h, cold& c, std::string_view source, bool cached);
-  bool entry(const hot& h, const cold& c, std::uint8_t idx, metadata_entry& e) const;
+  bool entry(const hot& h, const cold& c, display_field f, metadata_entry& e) const;
   void send(packet_framer& framer, wire_output& out);
 
   const version_table* v_;
   const version_table* defaults_; ///< the table whose slot defaults seed values (as the renderer)
   render_config cfg_;
-  /// entry_slot() of every kind and index, looked up once.
-  std::array<std::array<const metadata_slot*, mi::count>, entity_kind_count> slots_{};
+  /// The slot of every kind and field, looked up once.
+  std::array<std::array<const metadata_slot*, display_field_count>, entity_kind_count> slots_{};
+  /// Per kind: its fields ascend with their indexes in v_.
+  std::array<bool, entity_kind_count> by_field_{};
   empty_content empty_;
   std::vector<hot> hot_;   ///< by handle - 1
   std::vector<cold> cold_; ///< by handle - 1

@@ -51,7 +51,11 @@ std::span<const version_table* const> versions() noexcept {
 }
 
 const version_table* find_version(std::int64_t protocol) noexcept {
-  const auto& all = generated::all_versions;
+  return find_version(generated::all_versions, protocol);
+}
+
+const version_table* find_version(std::span<const version_table* const> all,
+                                  std::int64_t protocol) noexcept {
   const auto it =
       std::lower_bound(all.begin(), all.end(), protocol,
                        [](const version_table* v, std::int64_t p) { return v->protocol < p; });

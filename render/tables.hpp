@@ -43,6 +43,42 @@ inline constexpr std::size_t serializer_count = 8;
 enum class entity_kind : std::uint8_t { item_display, block_display, text_display };
 inline constexpr std::size_t entity_kind_count = 3;
 
+/// The display metadata rendering writes, by name (render.md §5.3). Each version's table says at
+/// which index (and with which serializer and default) each kind has each field: the index is the
+/// position of the field's minecraft-data key in that entity's metadataKeys, so a version that
+/// moves an entry moves it here and nowhere else. Values, dirty bits and NBT rules are kept per
+/// field; only the packet writer asks for indexes. interpolation_duration..right_rotation are
+/// consecutive (a display's motion block).
+enum class display_field : std::uint8_t {
+  shared_flags,           ///< entity flags byte (glowing 0x40)
+  interpolation_start,    ///< transformation interpolation start delta
+  interpolation_duration, ///< transformation interpolation duration
+  teleport_duration,      ///< position/rotation interpolation duration
+  translation,
+  scale,
+  left_rotation,
+  right_rotation,
+  billboard,
+  brightness,
+  view_range,
+  shadow_radius,
+  shadow_strength,
+  width,
+  height,
+  glow_color,
+  content,           ///< item stack / block state / text, by kind
+  item_display_mode, ///< item displays
+  line_width,        ///< text displays, and the three below
+  background,
+  text_opacity,
+  text_style,
+};
+inline constexpr std::size_t display_field_count = 22;
+/// The bit of a field in a dirty mask.
+constexpr std::uint32_t field_bit(display_field f) noexcept {
+  return std::uint32_t{1} << static_cast<unsigned>(f);
+}
+
 /// Item data components rendering writes (render.md §5.4).
 enum class data_component : std::uint8_t {
   profile,
@@ -104,13 +140,28 @@ struct block_entry {
   std::uint32_t property_count;
 };
 
-/// One metadata index of a display (render.md §5.3): its serializer and default value.
+/// One metadata entry of a display kind in one version (render.md §5.3): its index, the field it
+/// carries, its serializer and default value.
 struct metadata_slot {
   std::uint8_t index;
+  display_field field;
   serializer kind;
   std::int32_t int_default;           ///< byte, int, block_state
   std::array<float, 4> float_default; ///< float (x), vector3 (x, y, z), quaternion
   // item_stack and component defaults are the empty stack and the empty text.
+};
+
+/// A display kind's metadata in one version: its slots, ascending index, and each field's slot.
+struct metadata_layout {
+  static constexpr std::uint8_t absent = 0xFF;
+  std::span<const metadata_slot> slots;
+  std::array<std::uint8_t, display_field_count> slot_of; ///< position in `slots`, or absent
+
+  /// The slot of `f`, or nullptr when the kind has no such field in this version.
+  [[nodiscard]] const metadata_slot* find(display_field f) const noexcept {
+    const std::uint8_t k = slot_of[static_cast<std::size_t>(f)];
+    return k == absent ? nullptr : &slots[k];
+  }
 };
 
 struct version_table {
@@ -133,9 +184,10 @@ struct version_table {
   std::span<const block_entry> blocks; ///< ascending name
   std::span<const block_property> properties;
   std::span<const std::string_view> property_values;
-  /// Display metadata: indices 8..22 of every display, then per kind from index 23 on.
-  std::span<const metadata_slot> display_metadata;
-  std::array<std::span<const metadata_slot>, entity_kind_count> kind_metadata;
+  /// Display metadata per kind (render.md §5.3).
+  std::array<const metadata_layout*, entity_kind_count> display_layout;
+  /// The player entity's shared-flags index (render.md §5.5).
+  std::uint8_t player_flags_index;
   /// item_display modes by byte value ("none", "thirdperson_lefthand", ..., "on_shelf" >= 773).
   std::span<const std::string_view> item_display_modes;
 };
@@ -144,6 +196,9 @@ struct version_table {
 std::span<const version_table* const> versions() noexcept;
 /// The table of `protocol`, or nullptr when it is not supported.
 const version_table* find_version(std::int64_t protocol) noexcept;
+/// The table of `protocol` among `tables` (ascending protocol), or nullptr.
+const version_table* find_version(std::span<const version_table* const> tables,
+                                  std::int64_t protocol) noexcept;
 /// "767, 768, ..., 775": the supported list, for error messages.
 std::string_view supported_protocols_text() noexcept;
 

@@ -39,7 +39,10 @@ struct client_model {
 
 /// The bytes of an entry at its default, as an entity_metadata packet would carry them.
 std::string default_raw(const version_table& v, entity_kind kind, std::uint8_t index) {
-  const metadata_slot* s = index == mi::flags ? &flags_slot() : find_slot(v, kind, index);
+  const metadata_slot* s = nullptr;
+  for (const metadata_slot& slot : layout(v, kind).slots) {
+    s = slot.index == index ? &slot : s;
+  }
   if (s == nullptr) {
     return {};
   }

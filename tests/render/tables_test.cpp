@@ -345,39 +345,65 @@ TEST_CASE("tables: item_display modes (render.md §5.3)") {
   }
 }
 
-TEST_CASE("tables: display metadata slots and defaults (render.md §5.3)") {
+TEST_CASE("tables: display metadata by field, per version (render.md §5.3)") {
+  // The indexes are minecraft-data's metadataKeys positions; on every supported version they are
+  // those of render.md §5.3.
   for (const auto* v : versions()) {
     CAPTURE(v->protocol);
-    REQUIRE(v->display_metadata.size() == 15);
-    for (std::size_t i = 0; i < v->display_metadata.size(); ++i) {
-      CHECK(v->display_metadata[i].index == 8 + i);
+    const auto index_of = [&](entity_kind k, display_field f) -> int {
+      const metadata_slot* s = v->display_layout[static_cast<std::size_t>(k)]->find(f);
+      return s == nullptr ? -1 : s->index;
+    };
+    for (const entity_kind k :
+         {entity_kind::item_display, entity_kind::block_display, entity_kind::text_display}) {
+      CAPTURE(static_cast<int>(k));
+      const metadata_layout& l = *v->display_layout[static_cast<std::size_t>(k)];
+      // Slots ascend by index and each names its own slot.
+      for (std::size_t i = 0; i < l.slots.size(); ++i) {
+        if (i > 0) {
+          CHECK(l.slots[i - 1].index < l.slots[i].index);
+        }
+        CHECK(l.find(l.slots[i].field) == &l.slots[i]);
+      }
+      CHECK(index_of(k, display_field::shared_flags) == 0);
+      CHECK(index_of(k, display_field::interpolation_start) == 8);
+      CHECK(index_of(k, display_field::interpolation_duration) == 9);
+      CHECK(index_of(k, display_field::teleport_duration) == 10);
+      CHECK(index_of(k, display_field::translation) == 11);
+      CHECK(index_of(k, display_field::scale) == 12);
+      CHECK(index_of(k, display_field::left_rotation) == 13);
+      CHECK(index_of(k, display_field::right_rotation) == 14);
+      CHECK(index_of(k, display_field::billboard) == 15);
+      CHECK(index_of(k, display_field::glow_color) == 22);
+      CHECK(index_of(k, display_field::content) == 23);
+      const metadata_slot& scale = *l.find(display_field::scale);
+      CHECK(scale.kind == serializer::vector3);
+      CHECK(scale.float_default == std::array<float, 4>{1, 1, 1, 0});
+      const metadata_slot& left = *l.find(display_field::left_rotation);
+      CHECK(left.kind == serializer::quaternion);
+      CHECK(left.float_default == std::array<float, 4>{0, 0, 0, 1});
+      CHECK(l.find(display_field::billboard)->kind == serializer::byte);
+      CHECK(l.find(display_field::brightness)->int_default == -1);
+      CHECK(l.find(display_field::view_range)->kind == serializer::float_);
+      CHECK(l.find(display_field::view_range)->float_default[0] == 1.0f);
+      CHECK(l.find(display_field::glow_color)->int_default == -1);
     }
-    const auto& scale = v->display_metadata[12 - 8];
-    CHECK(scale.kind == serializer::vector3);
-    CHECK(scale.float_default == std::array<float, 4>{1, 1, 1, 0});
-    const auto& left = v->display_metadata[13 - 8];
-    CHECK(left.kind == serializer::quaternion);
-    CHECK(left.float_default == std::array<float, 4>{0, 0, 0, 1});
-    CHECK(v->display_metadata[15 - 8].kind == serializer::byte);
-    CHECK(v->display_metadata[16 - 8].int_default == -1);
-    CHECK(v->display_metadata[17 - 8].kind == serializer::float_);
-    CHECK(v->display_metadata[17 - 8].float_default[0] == 1.0f);
-    CHECK(v->display_metadata[22 - 8].int_default == -1);
-    const auto item = v->kind_metadata[static_cast<std::size_t>(entity_kind::item_display)];
-    REQUIRE(item.size() == 2);
-    CHECK(item[0].index == 23);
-    CHECK(item[0].kind == serializer::item_stack);
-    CHECK(item[1].kind == serializer::byte);
-    const auto block = v->kind_metadata[static_cast<std::size_t>(entity_kind::block_display)];
-    REQUIRE(block.size() == 1);
-    CHECK(block[0].kind == serializer::block_state);
-    CHECK(block[0].int_default == 0);
-    const auto text = v->kind_metadata[static_cast<std::size_t>(entity_kind::text_display)];
-    REQUIRE(text.size() == 5);
-    CHECK(text[0].kind == serializer::component);
-    CHECK(text[1].int_default == 200);
-    CHECK(text[2].int_default == 0x40000000);
-    CHECK(text[3].int_default == -1);
-    CHECK(text[4].index == 27);
+    using enum entity_kind;
+    CHECK(v->display_layout[0]->find(display_field::content)->kind == serializer::item_stack);
+    CHECK(index_of(item_display, display_field::item_display_mode) == 24);
+    CHECK(index_of(item_display, display_field::line_width) == -1);
+    CHECK(v->display_layout[1]->find(display_field::content)->kind == serializer::block_state);
+    CHECK(v->display_layout[1]->find(display_field::content)->int_default == 0);
+    CHECK(v->display_layout[1]->slots.size() == 17);
+    const metadata_layout& text = *v->display_layout[2];
+    CHECK(text.find(display_field::content)->kind == serializer::component);
+    CHECK(index_of(text_display, display_field::item_display_mode) == -1);
+    CHECK(text.find(display_field::line_width)->index == 24);
+    CHECK(text.find(display_field::line_width)->int_default == 200);
+    CHECK(text.find(display_field::background)->int_default == 0x40000000);
+    CHECK(text.find(display_field::text_opacity)->int_default == -1);
+    CHECK(text.find(display_field::text_style)->index == 27);
+    // The player's shared flags (render.md §5.5).
+    CHECK(v->player_flags_index == 0);
   }
 }

@@ -17,10 +17,9 @@ extern const std::string_view supported_protocols;
 
 extern const std::array<std::string_view, 318> property_values;
 extern const std::array<block_property, 287> properties;
-extern const std::array<metadata_slot, 15> display_metadata;
-extern const std::array<metadata_slot, 2> item_display_metadata;
-extern const std::array<metadata_slot, 1> block_display_metadata;
-extern const std::array<metadata_slot, 5> text_display_metadata;
+extern const metadata_layout item_display_767;
+extern const metadata_layout block_display_767;
+extern const metadata_layout text_display_767;
 extern const std::array<std::string_view, 9> item_display_modes_767;
 extern const std::array<std::string_view, 10> item_display_modes_773;
 extern const std::array<item_entry, 1333> items_767;
