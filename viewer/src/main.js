@@ -143,17 +143,28 @@ function syncDisplays(s) {
   for (const b of displayBatches) b.end();
 }
 
-// Players: a simple figure (legs, body, head, nose) at its feet and yaw with a name tag;
-// translucent while an emote hides it. Two batches: the shown and the hidden figures.
+// Players: a simple figure (legs, body, head with a face) at its feet and yaw with a name tag;
+// faint while an emote hides it. Two batches: the shown and the hidden figures.
 const playerRoot = new THREE.Group();
-const figure = shaded(mergeGeometries([
-  new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 0.375, 0),
-  new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 1.125, 0),
-  new THREE.BoxGeometry(0.5, 0.5, 0.5).translate(0, 1.75, 0),
-  new THREE.BoxGeometry(0.1, 0.1, 0.1).translate(0, 1.75, 0.3),
-]));
+// A generated skin (no game assets): the player's colour on the body, darker legs, a lighter head
+// with a face — two dark eyes and a mouth on its front (+Z, the way the player looks).
+function tinted(geometry, factor) {
+  const c = shaded(geometry).getAttribute('color');
+  for (let i = 0; i < c.array.length; ++i) c.array[i] *= factor;
+  return geometry;
+}
+const figure = mergeGeometries([
+  tinted(new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 0.375, 0), 0.6),
+  tinted(new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 1.125, 0), 1),
+  tinted(new THREE.BoxGeometry(0.5, 0.5, 0.5).translate(0, 1.75, 0), 1.15),
+  tinted(new THREE.BoxGeometry(0.1, 0.08, 0.04).translate(-0.11, 1.8, 0.26), 0.1),
+  tinted(new THREE.BoxGeometry(0.1, 0.08, 0.04).translate(0.11, 1.8, 0.26), 0.1),
+  tinted(new THREE.BoxGeometry(0.22, 0.05, 0.04).translate(0, 1.63, 0.26), 0.25),
+]);
 const shownPlayers = new Batch(figure, new THREE.MeshBasicMaterial(SHADED), playerRoot);
-const hiddenPlayers = new Batch(figure, new THREE.MeshBasicMaterial({ ...SHADED, transparent: true, opacity: 0.3 }), playerRoot);
+// A hidden player is drawn faint and without depth, so the emote's displays that stand in for its
+// body are what one sees (a denser figure muddles the pose).
+const hiddenPlayers = new Batch(figure, new THREE.MeshBasicMaterial({ ...SHADED, transparent: true, opacity: 0.12, depthWrite: false }), playerRoot);
 /** name -> {position (Vector3, the feet), label (the name tag's element)} */
 const players = new Map();
 const followOptions = new Set();
@@ -171,7 +182,8 @@ function syncPlayers(s) {
     if (!drawn) {
       const label = document.createElement('div');
       label.className = 'label';
-      label.textContent = p.name;
+      label.textContent = p.label ?? p.name;
+      label.title = p.name; // the key (a UUID for a proxy's players)
       $('labels').appendChild(label);
       drawn = { position: new THREE.Vector3(), label, hidden: false, x: NaN, y: NaN };
       players.set(p.name, drawn);
@@ -185,7 +197,7 @@ function syncPlayers(s) {
     (p.hidden ? hiddenPlayers : shownPlayers).add(p.name, world, colour.setHex(hashColour(p.name)));
     if (!followOptions.has(p.name)) {
       followOptions.add(p.name);
-      $('follow').add(new Option(p.name, p.name));
+      $('follow').add(new Option(p.label && p.label !== p.name ? `${p.label} (${p.name})` : p.name, p.name));
     }
   }
   shownPlayers.end();
@@ -300,17 +312,39 @@ let playing = false;
 let framesReceived = 0;
 let rendered = 0;
 
-/** Point the camera at the players the first time there are any. */
+/** Point the camera at the action the first time there are players: the first player to join
+ * and those within 24 blocks of it (not the middle of players far apart), from a distance that
+ * fits them; then, once, at the first displays, unless the camera was moved meanwhile. */
 let framed = false;
-function frameOnce(s) {
-  if (framed || s.players.size === 0) return;
-  framed = true;
+let framedDisplays = false;
+let cameraMoved = false;
+controls.addEventListener('start', () => { cameraMoved = true; });
+function aim(points, minDistance) {
   const c = new THREE.Vector3();
-  for (const p of s.players.values()) c.add(new THREE.Vector3(...p.position));
-  c.divideScalar(s.players.size).add(new THREE.Vector3(0, 1, 0));
-  camera.position.copy(c).add(new THREE.Vector3(4, 3, 6));
+  for (const p of points) c.add(p);
+  c.divideScalar(points.length);
+  let radius = 0;
+  for (const p of points) radius = Math.max(radius, p.distanceTo(c));
+  const d = Math.max(minDistance, radius * 1.6);
   controls.target.copy(c);
-  grid.position.set(Math.round(c.x), Math.floor(c.y - 1), Math.round(c.z));
+  camera.position.copy(c).add(new THREE.Vector3(0.45 * d, 0.35 * d, 0.8 * d));
+  return c;
+}
+function frameOnce(s) {
+  if (!framed && s.players.size > 0) {
+    framed = true;
+    const first = new THREE.Vector3(...s.players.values().next().value.position);
+    const near = [...s.players.values()].map((p) => new THREE.Vector3(...p.position))
+      .filter((v) => v.distanceTo(first) <= 24);
+    const c = aim(near.map((v) => v.setY(v.y + 1)), 5);
+    grid.position.set(Math.round(c.x), Math.floor(c.y - 2), Math.round(c.z));
+  }
+  if (framed && !framedDisplays && !cameraMoved && !$('follow').value && s.displays.size > 0) {
+    framedDisplays = true;
+    const points = [...s.displays.values()].filter((d) => Array.isArray(d.position))
+      .map((d) => new THREE.Vector3(...d.position).setY(d.position[1] + 1));
+    if (points.length) aim(points, 5);
+  }
 }
 
 function show(s) {
@@ -390,11 +424,15 @@ function addMarkers(markers) {
   while (live && box.childElementCount > LIVE_MARKERS_KEPT) box.firstElementChild.remove();
 }
 
+// The status banner (a FAIL verdict can run to many lines): at most 30% of the scene, scrolled
+// inside; a click collapses it to its first line and back.
 function status(text, error = false) {
   const s = $('status');
   s.textContent = text;
   s.classList.toggle('error', error);
+  s.title = 'click to collapse or expand';
 }
+$('status').addEventListener('click', () => $('status').classList.toggle('collapsed'));
 
 // ---------------------------------------------------------------------------------------------
 // The frame loop: playback at 20 ticks per second times the speed, follow, labels.

@@ -25,6 +25,8 @@ export function applyInput(s, msg) {
       if (typeof msg.player === 'string') {
         s.players.set(msg.player, {
           name: msg.player,
+          // The tag shows the player's name when the join gave one (proxies key players by UUID).
+          label: typeof msg.name === 'string' && msg.name ? msg.name : msg.player,
           position: Array.isArray(msg.position) ? msg.position : [0, 64, 0],
           yaw: typeof msg.yaw === 'number' ? msg.yaw : 0,
           hidden: false,
