@@ -7,6 +7,7 @@
 #                                     sample with the service's Unix socket added to `listen`
 #   P/etc/default/emote-sim           the service's environment file
 #   P/lib/systemd/system/emote-sim.service
+#   P/share/emote-sim/schemas/        the JSON Schemas (schemas/)
 #   P/share/doc/emote-sim/            README, LICENSE, NOTICE, copyright, the guides and specs
 # The Debian package (scripts/package; docs/guide/deployment.md) installs with the prefix /usr.
 include(GNUInstallDirs)
@@ -30,6 +31,8 @@ install(DIRECTORY "${EMOTE_SIM_VIEWER_DIR}/" DESTINATION ${CMAKE_INSTALL_DATADIR
         OPTIONAL)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/config/ DESTINATION ${CMAKE_INSTALL_DATADIR}/emote-sim/config)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${CMAKE_INSTALL_DATADIR}/emote-sim/schemas
+        FILES_MATCHING PATTERN "*.json")
 
 
 # The installed configuration: the sample file with the service's Unix socket (the unit's

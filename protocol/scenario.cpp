@@ -107,8 +107,7 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
   s.name = file.stem().string();
   for (const auto& m : std::as_const(doc).GetObject()) {
     const std::string_view k = json::string_of(m.name);
-    if (k != "scenario" && k != "name" && k != "description" && k != "emotes" && k != "seed" &&
-        k != "config" && k != "ticks" && k != "script" && k != "expect") {
+    if (std::find(scenario_keys.begin(), scenario_keys.end(), k) == scenario_keys.end()) {
       return fail("$." + std::string(k), "unknown key");
     }
   }

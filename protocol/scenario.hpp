@@ -9,6 +9,7 @@
 #include "engine/sim/engine.hpp"
 #include "protocol/expect.hpp"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -35,6 +36,11 @@ struct scenario {
   std::vector<script_entry> script; ///< ordered by tick, file order within a tick
   expectation_set expect;
 };
+
+/// The keys of a scenario file's root object; any other is an error "unknown key". The JSON
+/// Schema schemas/scenario.schema.json lists the same (the test `schemas` compares them).
+inline constexpr std::array<std::string_view, 9> scenario_keys = {
+    "scenario", "name", "description", "emotes", "seed", "config", "ticks", "script", "expect"};
 
 /// Parse a scenario from its text; `file` names it (default name: the file's stem) and anchors
 /// the relative emotes folders. Errors read "<file>: <json path>: <message>".

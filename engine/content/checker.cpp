@@ -40,7 +40,7 @@ void checker::warn_path(std::string path, location loc, std::string_view message
   warnings_.push_back(std::move(d));
 }
 
-void checker::unknown_keys(const json_value& obj, std::initializer_list<std::string_view> allowed) {
+void checker::unknown_keys(const json_value& obj, std::span<const std::string_view> allowed) {
   if (!obj.is_object()) {
     return;
   }

@@ -13,6 +13,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -90,7 +91,7 @@ public:
   void warn(location loc, std::string_view message);
   void warn_path(std::string path, location loc, std::string_view message);
   /// "unknown key ignored" for each member of `obj` not in `allowed`.
-  void unknown_keys(const json_value& obj, std::initializer_list<std::string_view> allowed);
+  void unknown_keys(const json_value& obj, std::span<const std::string_view> allowed);
   core::diagnostics take_warnings() { return std::move(warnings_); }
 
   // Readers. Each reads member `key` of the object `obj` with the path extended by `.key`;

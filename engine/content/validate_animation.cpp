@@ -1,4 +1,5 @@
 // Animation files (formats.md §3): every rule in the stated order, first error wins.
+#include "engine/content/fields.hpp"
 #include "engine/content/molang_bridge.hpp"
 #include "engine/content/validate.hpp"
 
@@ -69,8 +70,7 @@ public:
         !settings() || !molang() || !nodes() || !timeline() || !stage2()) {
       return;
     }
-    c_.unknown_keys(root_, {"type", "schema_version", "id", "target_minecraft_version", "metadata",
-                            "settings", "molang", "nodes", "timeline"});
+    c_.unknown_keys(root_, fields::animation);
     {
       std::vector<std::string> overflow;
       a_->skin = compute_skin_layout(a_->nodes, &overflow);
@@ -132,10 +132,9 @@ private:
         return c_.fail(*pb->find("loop_delay"),
                        "loop delay must be zero when playback mode is once or hold");
       }
-      c_.unknown_keys(*pb, {"mode", "loop_delay"});
+      c_.unknown_keys(*pb, fields::playback);
     }
-    c_.unknown_keys(*s, {"standalone", "cooldown", "rotation_deadzone", "display_interpolation",
-                         "player", "playback"});
+    c_.unknown_keys(*s, fields::animation_settings);
     return true;
   }
 
@@ -194,7 +193,7 @@ private:
         return false;
       }
     }
-    c_.unknown_keys(*m, {"initialize", "tick"});
+    c_.unknown_keys(*m, fields::molang);
     return true;
   }
 
@@ -302,7 +301,7 @@ private:
           !c_.vec3(*tr, "scale", n.transform.scale)) {
         return false;
       }
-      c_.unknown_keys(*tr, {"position", "rotation", "scale"});
+      c_.unknown_keys(*tr, fields::transform);
     }
     if (n.type == node_type::anchor) {
       for (std::string_view key : {"visible", "entity_nbt"}) {
@@ -311,7 +310,7 @@ private:
           return c_.fail(*v.find(key), "is not supported by anchor nodes");
         }
       }
-      c_.unknown_keys(v, {"type", "parent", "space", "transform"});
+      c_.unknown_keys(v, fields::anchor_node);
     } else {
       if (!c_.boolean(v, "visible", n.visible, false)) {
         return false;
@@ -331,8 +330,7 @@ private:
         if (!item_node(v, n, info)) {
           return false;
         }
-        c_.unknown_keys(v, {"type", "parent", "space", "transform", "visible", "entity_nbt",
-                            "item_stack_snbt", "item_source", "item_display", "skin"});
+        c_.unknown_keys(v, fields::item_node);
         break;
       case node_type::block_display: {
         {
@@ -343,8 +341,7 @@ private:
           }
         }
         n.block_state_snbt = core::to_snbt(n.block_state);
-        c_.unknown_keys(v, {"type", "parent", "space", "transform", "visible", "entity_nbt",
-                            "block_state_snbt"});
+        c_.unknown_keys(v, fields::block_node);
         break;
       }
       case node_type::text_display: {
@@ -356,8 +353,7 @@ private:
           }
           n.text_json = json::to_json(*t);
         }
-        c_.unknown_keys(v,
-                        {"type", "parent", "space", "transform", "visible", "entity_nbt", "text"});
+        c_.unknown_keys(v, fields::text_node);
         break;
       }
       case node_type::anchor:
@@ -402,7 +398,7 @@ private:
         return false;
       }
       n.participant_hand = arm;
-      c_.unknown_keys(*src, {"type", "arm"});
+      c_.unknown_keys(*src, fields::item_source);
     }
     if (!enum_field(v, "item_display", item_display_context_names,
                     "unsupported item display context: ", n.item_display)) {
@@ -427,7 +423,7 @@ private:
         auto ko = c_.at("order");
         return c_.fail(*skin->find("order"), "must not be negative");
       }
-      c_.unknown_keys(*skin, {"participant", "part", "order"});
+      c_.unknown_keys(*skin, fields::skin);
       n.skin = b;
     }
     return true;
@@ -569,7 +565,7 @@ private:
     if (events != nullptr && !event_groups(*events)) {
       return false;
     }
-    c_.unknown_keys(*t, {"duration", "tracks", "events"});
+    c_.unknown_keys(*t, fields::timeline);
     return true;
   }
 
@@ -705,7 +701,7 @@ private:
         }
         k.easing = *e;
       }
-      c_.unknown_keys(kf, {"time", "value", "pre", "post", "interpolation", "easing"});
+      c_.unknown_keys(kf, fields::vector_keyframe);
       out.push_back(std::move(k));
       return true;
     });
@@ -736,7 +732,7 @@ private:
           return c_.fail(*v, "must be a boolean or a Molang string");
         }
       }
-      c_.unknown_keys(kf, {"time", "value"});
+      c_.unknown_keys(kf, fields::visible_keyframe);
       out.push_back(std::move(k));
       return true;
     });
@@ -783,7 +779,7 @@ private:
     f0_.clear();
     return channel(entry, "nbt", [&](const json_value& kf, std::size_t i, bool, ticks time) {
       for (const auto& m : kf.as_object()) {
-        if (m.key != "time" && m.key != "value") {
+        if (!fields::contains(fields::nbt_keyframe, m.key)) {
           return c_.fail(kf, "NBT keyframes only support time and value");
         }
       }
@@ -808,7 +804,7 @@ private:
         }
       } else if (v->is_object()) {
         for (const auto& m : v->as_object()) {
-          if (m.key != "select" && m.key != "options") {
+          if (!fields::contains(fields::nbt_select, m.key)) {
             return c_.fail(*v, "select values only support select and options");
           }
         }
@@ -926,7 +922,7 @@ private:
         }
       }
     }
-    c_.unknown_keys(entry, {"position", "rotation", "scale", "visible", "nbt"});
+    c_.unknown_keys(entry, fields::node_tracks);
     return true;
   }
 
@@ -962,7 +958,7 @@ private:
         g.out->push_back(std::move(e));
       }
     }
-    c_.unknown_keys(events, {"start", "timeline", "loop", "stop"});
+    c_.unknown_keys(events, fields::events);
     return true;
   }
 
@@ -1015,7 +1011,7 @@ private:
           return c_.fail(*src->find("node"), "anchor nodes cannot be command sources");
         }
       }
-      c_.unknown_keys(*src, {"type", "node"});
+      c_.unknown_keys(*src, fields::event_source);
     }
     {
       const json_value* origin = nullptr;
@@ -1032,7 +1028,7 @@ private:
       if (!c_.vec3(*origin, "offset", e.offset, false)) {
         return false;
       }
-      c_.unknown_keys(*origin, {"type", "node", "offset"});
+      c_.unknown_keys(*origin, fields::event_origin);
     }
     {
       const json_value* cmds = nullptr;
@@ -1084,15 +1080,15 @@ private:
           if (!c_.string(cb, "payload", out.payload, false)) {
             return false;
           }
-          c_.unknown_keys(cb, {"name", "payload"});
+          c_.unknown_keys(cb, fields::callback);
           e.callbacks.push_back(std::move(out));
         }
       }
     }
     if (timed) {
-      c_.unknown_keys(v, {"time", "source", "origin", "commands", "callbacks"});
+      c_.unknown_keys(v, fields::timeline_event);
     } else {
-      c_.unknown_keys(v, {"source", "origin", "commands", "callbacks"});
+      c_.unknown_keys(v, fields::lifecycle_event);
     }
     return true;
   }

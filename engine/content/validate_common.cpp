@@ -1,3 +1,4 @@
+#include "engine/content/fields.hpp"
 #include "engine/content/validate.hpp"
 
 #include "engine/core/identifier.hpp"
@@ -125,7 +126,7 @@ bool check_player_settings(const json_value& settings, checker& c, player_settin
   if (!c.object(*p, "stop_conditions", sc)) {
     return false;
   }
-  c.unknown_keys(*p, {"hidden", "stop_conditions"});
+  c.unknown_keys(*p, fields::player_settings);
   auto s2 = c.at("stop_conditions");
   auto& stop = out.stop_conditions;
   if (!c.finite(*sc, "movement_distance", stop.movement_distance)) {
@@ -141,8 +142,7 @@ bool check_player_settings(const json_value& settings, checker& c, player_settin
       !c.boolean(*sc, "game_mode_change", stop.game_mode_change)) {
     return false;
   }
-  c.unknown_keys(*sc, {"movement_distance", "jump", "submerge", "ride", "damage", "attack",
-                       "game_mode_change"});
+  c.unknown_keys(*sc, fields::stop_conditions);
   return true;
 }
 

@@ -1,5 +1,6 @@
 // Sequence files (formats.md §4; sequence-format.md): every rule in the stated order, first
 // error wins. Resolution against Animations is resolve.cpp.
+#include "engine/content/fields.hpp"
 #include "engine/content/validate.hpp"
 
 #include "engine/core/coordinates.hpp"
@@ -48,8 +49,7 @@ public:
         !participants() || !settings() || !steps() || !structure()) {
       return;
     }
-    c_.unknown_keys(root_, {"type", "schema_version", "id", "target_minecraft_version", "metadata",
-                            "participants", "settings", "steps"});
+    c_.unknown_keys(root_, fields::sequence);
     out_.id = s_->id;
     out_.seq = s_;
   }
@@ -99,9 +99,9 @@ private:
           !placement_field(*r, "rotation", false, pl)) {
         return false;
       }
-      c_.unknown_keys(*r, {"position", "rotation"});
+      c_.unknown_keys(*r, fields::placement);
     }
-    c_.unknown_keys(*p, {"initiator", "partner"});
+    c_.unknown_keys(*p, fields::participants);
     s_->participants = parts;
     return true;
   }
@@ -115,7 +115,7 @@ private:
     if (!c_.time(*st, "cooldown", 0, s_->cooldown) || !check_player_settings(*st, c_, s_->player)) {
       return false;
     }
-    c_.unknown_keys(*st, {"cooldown", "player"});
+    c_.unknown_keys(*st, fields::sequence_settings);
     return true;
   }
 
@@ -212,7 +212,7 @@ private:
       if (!c_.time(*ap, "timeout", 1, ps.timeout)) {
         return false;
       }
-      c_.unknown_keys(*ap, {"emote", "timeout"});
+      c_.unknown_keys(*ap, fields::await_partner);
     }
     for (auto [key, lk, dest] :
          {std::tuple{std::string_view("matched"), reference::list_kind::matched, &ps.matched},
@@ -227,7 +227,7 @@ private:
         return false;
       }
     }
-    c_.unknown_keys(e, {"await_partner", "matched", "timeout"});
+    c_.unknown_keys(e, fields::await_step);
     if (!s_->partner) {
       s_->partner = std::move(ps);
     }
@@ -257,7 +257,7 @@ private:
         return false;
       }
     }
-    c_.unknown_keys(e, {"wait"});
+    c_.unknown_keys(e, fields::wait_step);
     return true;
   }
 
@@ -345,7 +345,7 @@ private:
         return false;
       }
     }
-    c_.unknown_keys(e, {"emote", "repeat", "transition"});
+    c_.unknown_keys(e, fields::emote_step);
     return true;
   }
 
