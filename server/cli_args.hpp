@@ -28,17 +28,20 @@ struct cli_option {
   /// The configuration key the option sets (protocol::config_key::name), empty for none.
   std::string_view config_key;
   std::string_view default_json; ///< the key's default, shown in help
+  /// The values it accepts, space separated, for shell completion (empty: any, completed as a
+  /// file).
+  std::string_view choices;
 };
 
 /// `--name VALUE`, for help `help`; `repeatable` options may be given several times.
 constexpr cli_option value_option(std::string_view name, std::string_view value,
                                   std::string_view help, bool repeatable = false) {
-  return cli_option{name, true, repeatable, value, help, {}, {}};
+  return cli_option{name, true, repeatable, value, help, {}, {}, {}};
 }
 
 /// `--name` without a value.
 constexpr cli_option flag_option(std::string_view name, std::string_view help) {
-  return cli_option{name, false, false, {}, help, {}, {}};
+  return cli_option{name, false, false, {}, help, {}, {}, {}};
 }
 
 /// What a subcommand accepts, for parsing and for its generated help.

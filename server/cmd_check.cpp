@@ -1,5 +1,6 @@
-// `emote-sim check PATH... [--json] [--strict]`: load emote files as a reload would, register
-// nothing, print every diagnostic and a summary (formats.md §1.3, protocol.md §9).
+// `emote-sim check PATH... [--format text|json|sarif] [--strict]`: load emote files as a reload
+// would, register nothing, print every diagnostic and a summary (formats.md §1.3, protocol.md §9;
+// the formats: docs/guide/emote-files.md "Checking files").
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 #include "server/stress_common.hpp"
@@ -25,12 +26,18 @@ const cli_command& check_cli() {
         "Validate Animation and Sequence files (directories are searched for *.json). Several\n"
         "PATHs load as one content set. Exit status 1 when there is any error (with --strict\n"
         "also any warning). Every emote with Molang gets its worst-case Molang operations per\n"
-        "tick, and a warning when they exceed the per-tick session budget (players.md §8.6).\n";
-    c.options = {flag_option("json", "one JSON object per problem, then a summary object"),
+        "tick, and a warning when they exceed the per-tick session budget (players.md §8.6).\n"
+        "Exit status: 0 no error, 1 an error (or, with --strict, a warning), 2 a usage error.\n";
+    c.options = {value_option("format", "F",
+                              "text (default); json: one object per problem with file, line,\n"
+                              "column, path, code, message and suggestion, then a summary;\n"
+                              "sarif: one SARIF 2.1.0 log for editors and CI annotations"),
+                 flag_option("json", "the same as --format json"),
                  flag_option("strict", "warnings count as errors for the exit status"),
                  value_option("molang-budget", "N",
                               "warn above N Molang operations per tick (default: the session "
                               "budget, 250000; 0: never)")};
+    c.options[0].choices = "text json sarif";
     c.min_operands = 1;
     return c;
   }();
@@ -42,7 +49,21 @@ int cmd_check(std::span<const std::string_view> argv) {
   if (!parsed) {
     return parsed.error();
   }
-  const bool json = parsed->has("json");
+  std::string format = parsed->value("format").value_or(parsed->has("json") ? "json" : "text");
+  if (format != "text" && format != "json" && format != "sarif") {
+    std::fprintf(stderr,
+                 "emote-sim check: --format: expected text, json or sarif, got '%s' (see "
+                 "emote-sim check --help)\n",
+                 format.c_str());
+    return 2;
+  }
+  if (parsed->has("json") && format != "json") {
+    std::fprintf(stderr,
+                 "emote-sim check: --json and --format %s disagree (see emote-sim check "
+                 "--help)\n",
+                 format.c_str());
+    return 2;
+  }
   const bool strict = parsed->has("strict");
   const std::vector<std::filesystem::path> roots(parsed->positional().begin(),
                                                  parsed->positional().end());
@@ -59,8 +80,10 @@ int cmd_check(std::span<const std::string_view> argv) {
   }
   const auto catalog = content::load_paths(roots);
   const content::check_findings findings = content::check_findings_of(*catalog, options);
-  const auto report = json ? content::check_report_json(*catalog, findings)
-                           : content::check_report_text(*catalog, findings);
+  const auto report = format == "json" ? content::check_report_json(*catalog, findings)
+                      : format == "sarif"
+                          ? content::check_report_sarif(*catalog, findings, EMOTE_SIM_VERSION)
+                          : content::check_report_text(*catalog, findings);
   std::fwrite(report.data(), 1, report.size(), stdout);
   std::fflush(stdout);
   const std::size_t errors = findings.errors;

@@ -1,5 +1,7 @@
 #include "engine/content/checker.hpp"
 
+#include "engine/core/suggest.hpp"
+
 #include "engine/core/identifier.hpp"
 #include "engine/core/time_string.hpp"
 
@@ -55,14 +57,33 @@ void checker::unknown_keys(const json_value& obj, std::span<const std::string_vi
     if (!known) {
       auto s = at(m.key);
       warn(location_of(m.value), "unknown key ignored");
+      warnings_.back().suggestion = core::did_you_mean(m.key, allowed);
     }
   }
+}
+
+bool checker::missing(const json_value& obj, std::string_view key) {
+  const bool first = !failed();
+  fail(location_of(obj), "is required");
+  if (!first) {
+    return false;
+  }
+  // A key of the object that is a misspelling of the one required.
+  if (obj.is_object()) {
+    const std::string_view wanted[] = {key};
+    for (const auto& m : obj.as_object()) {
+      if (m.key != key && !core::closest_word(m.key, wanted).empty()) {
+        return suggest("did you mean `" + std::string(key) + "` (not `" + m.key + "`)?");
+      }
+    }
+  }
+  return false;
 }
 
 bool checker::require(const json_value& obj, std::string_view key, const json_value*& out) {
   out = present(obj, key);
   if (out == nullptr) {
-    return fail(location_of(obj), "is required");
+    return missing(obj, key);
   }
   return true;
 }
@@ -128,7 +149,7 @@ bool checker::string(const json_value& obj, std::string_view key, std::string& o
   auto s = at(key);
   const auto* v = present(obj, key);
   if (v == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   return as_string(*v, out);
 }
@@ -149,7 +170,7 @@ bool checker::boolean(const json_value& obj, std::string_view key, bool& out, bo
   auto s = at(key);
   const auto* v = present(obj, key);
   if (v == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   if (!v->is_bool()) {
     return fail(*v, "must be a boolean");
@@ -162,7 +183,7 @@ bool checker::finite(const json_value& obj, std::string_view key, double& out, b
   auto s = at(key);
   const auto* v = present(obj, key);
   if (v == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   return as_finite(*v, out);
 }
@@ -171,7 +192,7 @@ bool checker::int32(const json_value& obj, std::string_view key, std::int32_t& o
   auto s = at(key);
   const auto* v = present(obj, key);
   if (v == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   return as_int32(*v, out);
 }
@@ -181,7 +202,7 @@ bool checker::time(const json_value& obj, std::string_view key, std::int32_t min
   auto s = at(key);
   const auto* v = present(obj, key);
   if (v == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   return as_time(*v, minimum, out);
 }
@@ -191,7 +212,7 @@ bool checker::object(const json_value& obj, std::string_view key, const json_val
   auto s = at(key);
   out = present(obj, key);
   if (out == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   if (!out->is_object()) {
     return fail(*out, "must be an object");
@@ -204,7 +225,7 @@ bool checker::array(const json_value& obj, std::string_view key, const json_valu
   auto s = at(key);
   out = present(obj, key);
   if (out == nullptr) {
-    return required ? fail(location_of(obj), "is required") : true;
+    return required ? missing(obj, key) : true;
   }
   if (!out->is_array()) {
     return fail(*out, "must be an array");

@@ -86,6 +86,13 @@ public:
   }
   bool fail_path(std::string path, location loc, std::string_view message);
   [[nodiscard]] bool failed() const noexcept { return error_.has_value(); }
+  /// Attaches a suggestion (core/suggest.hpp) to the error; returns false like fail().
+  bool suggest(std::string suggestion) {
+    if (error_) {
+      error_->suggestion = std::move(suggestion);
+    }
+    return false;
+  }
   [[nodiscard]] const std::optional<core::diagnostic>& error() const noexcept { return error_; }
 
   void warn(location loc, std::string_view message);
@@ -107,6 +114,10 @@ public:
               bool required = true);
   bool array(const json_value& obj, std::string_view key, const json_value*& out,
              bool required = true);
+
+  /// "is required" for `key` of `obj` (at obj's '{'), with a suggestion when obj has a key that
+  /// looks like a misspelling of it. Returns false.
+  bool missing(const json_value& obj, std::string_view key);
 
   // Value-level checks at the current path.
   bool require(const json_value& obj, std::string_view key, const json_value*& out);

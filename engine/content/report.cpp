@@ -4,6 +4,9 @@
 #include "engine/json/writer.hpp"
 #include "engine/molang/cost.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace emote::content {
 namespace {
 
@@ -90,6 +93,12 @@ std::string check_report_json(const catalog& c, const check_findings& f) {
     w.str(d.path);
     w.raw(",\"message\":");
     w.str(d.message);
+    w.raw(",\"code\":");
+    w.str(diagnostic_code(d.message));
+    if (!d.suggestion.empty()) {
+      w.raw(",\"suggestion\":");
+      w.str(d.suggestion);
+    }
     w.raw("}\n");
   }
   for (const catalog_entry& e : c.entries()) {
@@ -118,6 +127,132 @@ std::string check_report_json(const catalog& c, const check_findings& f) {
   w.raw(",\"warnings\":");
   w.u64(f.warnings);
   w.raw("}}\n");
+  return out;
+}
+
+std::string diagnostic_code(std::string_view message) {
+  // Gists that end in a value without a ": " before it.
+  constexpr std::string_view valued[] = {"must not define runtime-owned field",
+                                         "must not modify runtime-owned field"};
+  std::string_view gist = message.substr(0, message.find(": "));
+  for (const auto v : valued) {
+    if (gist.starts_with(v)) {
+      gist = v;
+    }
+  }
+  std::string code;
+  for (const char ch : gist) {
+    const bool word = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+    if (ch >= 'A' && ch <= 'Z') {
+      code += static_cast<char>(ch - 'A' + 'a');
+    } else if (word) {
+      code += ch;
+    } else if (!code.empty() && code.back() != '-') {
+      code += '-';
+    }
+  }
+  while (!code.empty() && code.back() == '-') {
+    code.pop_back();
+  }
+  if (code.size() > 64) {
+    code.resize(64);
+  }
+  return code.empty() ? std::string("invalid") : code;
+}
+
+namespace {
+
+// A file name as a URI reference (RFC 3986): unreserved characters and '/' as they are, the rest
+// percent-encoded; absolute paths as file: URIs.
+std::string file_uri(std::string_view path) {
+  std::string out = path.starts_with('/') ? "file://" : "";
+  constexpr char hex[] = "0123456789ABCDEF";
+  for (const char ch : path) {
+    const auto u = static_cast<unsigned char>(ch);
+    const bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                       (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == '_' ||
+                       ch == '~' || ch == '/';
+    if (plain) {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::string check_report_sarif(const catalog& c, const check_findings& f,
+                               std::string_view tool_version) {
+  // Rules: one per code, in order of first use.
+  std::vector<std::string> rules;
+  std::vector<std::string> rule_texts;
+  std::vector<std::size_t> rule_of;
+  for (const auto& d : f.diagnostics) {
+    const std::string code = diagnostic_code(d.message);
+    const auto at = std::find(rules.begin(), rules.end(), code);
+    rule_of.push_back(static_cast<std::size_t>(at - rules.begin()));
+    if (at == rules.end()) {
+      rules.push_back(code);
+      rule_texts.emplace_back(d.message.substr(0, d.message.find(": ")));
+    }
+  }
+  std::string out;
+  json::json_out w(out);
+  w.raw("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+        "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"emote-sim\",\"version\":");
+  w.str(tool_version);
+  w.raw(",\"rules\":[");
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    w.raw(i == 0 ? "{\"id\":" : ",{\"id\":");
+    w.str(rules[i]);
+    w.raw(",\"shortDescription\":{\"text\":");
+    w.str(rule_texts[i]);
+    w.raw("}}");
+  }
+  w.raw("]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[");
+  for (std::size_t i = 0; i < f.diagnostics.size(); ++i) {
+    const auto& d = f.diagnostics[i];
+    std::string uri = d.file;
+    for (const auto& file : c.files()) {
+      if (file.name == d.file && !file.full_path.empty()) {
+        uri = file.full_path;
+      }
+    }
+    w.raw(i == 0 ? "{\"ruleId\":" : ",{\"ruleId\":");
+    w.str(rules[rule_of[i]]);
+    w.raw(",\"ruleIndex\":");
+    w.u64(rule_of[i]);
+    w.raw(",\"level\":");
+    w.str(d.severity == core::severity::error ? "error" : "warning");
+    w.raw(",\"message\":{\"text\":");
+    w.str(d.path + ": " + d.message + (d.suggestion.empty() ? "" : " (" + d.suggestion + ")"));
+    w.raw("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+    w.str(file_uri(uri));
+    w.raw("}");
+    if (d.line > 0) {
+      w.raw(",\"region\":{\"startLine\":");
+      w.i64(d.line);
+      if (d.column > 0) {
+        w.raw(",\"startColumn\":");
+        w.i64(d.column);
+      }
+      w.raw("}");
+    }
+    w.raw("},\"logicalLocations\":[{\"fullyQualifiedName\":");
+    w.str(d.path);
+    w.raw(",\"kind\":\"member\"}]}],\"properties\":{\"jsonPath\":");
+    w.str(d.path);
+    if (!d.suggestion.empty()) {
+      w.raw(",\"suggestion\":");
+      w.str(d.suggestion);
+    }
+    w.raw("}}");
+  }
+  w.raw("]}]}\n");
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace emote::content {
 
@@ -31,10 +32,20 @@ std::string check_report_text(const catalog& c, const check_options& options = {
 std::string check_report_text(const catalog& c, const check_findings& findings);
 
 /// One JSON object per diagnostic
-/// (`{"file","line","column","severity","path","message"}`), one
+/// (`{"file","line","column","severity","path","message","code"[,"suggestion"]}`), one
 /// `{"emote","molang_ops_per_tick"}` per emote with Molang (null: unbounded), then
 /// `{"summary":{"files","animations","sequences","errors","warnings"}}`, one per line.
 std::string check_report_json(const catalog& c, const check_options& options = {});
 std::string check_report_json(const catalog& c, const check_findings& findings);
+
+/// The stable code of a diagnostic: its gist (the message before the first ": "), lower case,
+/// words joined by '-': "unknown key ignored" -> "unknown-key-ignored".
+std::string diagnostic_code(std::string_view message);
+
+/// The findings as one SARIF 2.1.0 log (one run, one rule per code, one result per diagnostic with
+/// the file as an artifact URI, line and column, the JSON path as a logical location and in
+/// `properties.jsonPath`, the suggestion in `properties.suggestion`).
+std::string check_report_sarif(const catalog& c, const check_findings& findings,
+                               std::string_view tool_version);
 
 } // namespace emote::content

@@ -4,6 +4,7 @@
 #include "engine/content/validate.hpp"
 
 #include "engine/core/identifier.hpp"
+#include "engine/core/suggest.hpp"
 #include "engine/core/utf8.hpp"
 
 #include <algorithm>
@@ -120,7 +121,8 @@ private:
       const auto m = playback_mode_names.parse(mode);
       if (!m) {
         auto km = c_.at("mode");
-        return c_.fail(*pb->find("mode"), "unsupported playback mode: " + mode);
+        c_.fail(*pb->find("mode"), "unsupported playback mode: " + mode);
+        return c_.suggest(core::did_you_mean(mode, playback_mode_names.all()));
       }
       st.mode = *m;
       if (!c_.time(*pb, "loop_delay", 0, st.loop_delay, false)) {
@@ -225,7 +227,8 @@ private:
     const auto e = names.parse(text);
     if (!e) {
       auto s = c_.at(key);
-      return c_.fail(*v, std::string(what) + text);
+      c_.fail(*v, std::string(what) + text);
+      return c_.suggest(core::did_you_mean(text, names.all()));
     }
     out = *e;
     return true;
@@ -681,7 +684,8 @@ private:
         const auto ip = interpolation_names.parse(text);
         if (!ip) {
           auto ki = c_.at("interpolation");
-          return c_.fail(*kf.find("interpolation"), "unsupported interpolation: " + text);
+          c_.fail(*kf.find("interpolation"), "unsupported interpolation: " + text);
+          return c_.suggest(core::did_you_mean(text, interpolation_names.all()));
         }
         k.interpolation = *ip;
       }

@@ -2,6 +2,7 @@
 #include "engine/content/validate.hpp"
 
 #include "engine/core/identifier.hpp"
+#include "engine/core/suggest.hpp"
 
 namespace emote::content::detail {
 namespace {
@@ -48,6 +49,8 @@ checked_file check_file(std::string_view bytes, const std::string& name,
         std::string message = "unsupported emote file type: ";
         message += type;
         c.fail(*root.find("type"), message);
+        constexpr std::string_view types[] = {"animation", "sequence"};
+        c.suggest(core::did_you_mean(type, types));
       }
     }
   }

@@ -16,6 +16,8 @@ struct diagnostic {
   std::string path;    ///< JSON path, e.g. `$.steps[2].emote[3]`
   std::string message; ///< gist [": " detail]
   core::severity severity = severity::error;
+  /// A fix where one is known, e.g. "did you mean `keyframes`?" (core/suggest.hpp); else empty.
+  std::string suggestion;
 };
 
 using diagnostics = std::vector<diagnostic>;

@@ -24,7 +24,8 @@ TEST_CASE("check listing of tests/data/content/check matches its golden file") {
   CHECK(a->nodes[1].text_json == R"({"text":"hi","bold":true})");
   CHECK(check_report_json(*c).find(
             "{\"file\":\"seq.json\",\"line\":12,\"column\":33,\"severity\":\"error\",\"path\":"
-            "\"$.steps[2].emote[2]\",\"message\":\"Unknown or disabled animation: data:missing\"}\n"
+            "\"$.steps[2].emote[2]\",\"message\":\"Unknown or disabled animation: data:missing\","
+            "\"code\":\"unknown-or-disabled-animation\"}\n"
             "{\"summary\":{\"files\":4,\"animations\":1,\"sequences\":0,\"errors\":3,\"warnings\":"
             "4}}\n") != std::string::npos);
   CHECK(a->metadata.extra ==
