@@ -8,6 +8,7 @@
 #   P/etc/default/emote-sim           the service's environment file
 #   P/lib/systemd/system/emote-sim.service
 #   P/share/emote-sim/schemas/        the JSON Schemas (schemas/)
+#   P/share/man/man1/emote-sim.1, P/share/{bash-completion,zsh,fish}/...: generated from the CLI table
 #   P/share/doc/emote-sim/            README, LICENSE, NOTICE, copyright, the guides and specs
 # The Debian package (scripts/package; docs/guide/deployment.md) installs with the prefix /usr.
 include(GNUInstallDirs)
@@ -34,6 +35,28 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/config/ DESTINATION ${CMAKE_INSTALL_DATA
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${CMAKE_INSTALL_DATADIR}/emote-sim/schemas
         FILES_MATCHING PATTERN "*.json")
 
+# Shell completions and the man page, generated from the CLI table by the built executable
+# (server/cli_docs.hpp) into BUILD/share; scripts/check-completions (CTest `completions`) checks them.
+set(EMOTE_SIM_CLI_DOCS_DIR ${CMAKE_BINARY_DIR}/share)
+set(emote_sim_cli_docs
+    ${EMOTE_SIM_CLI_DOCS_DIR}/bash-completion/completions/emote-sim
+    ${EMOTE_SIM_CLI_DOCS_DIR}/zsh/vendor-completions/_emote-sim
+    ${EMOTE_SIM_CLI_DOCS_DIR}/fish/vendor_completions.d/emote-sim.fish
+    ${EMOTE_SIM_CLI_DOCS_DIR}/man/man1/emote-sim.1)
+add_custom_command(OUTPUT ${emote_sim_cli_docs}
+                   COMMAND ${CMAKE_COMMAND} -DEMOTE_SIM=$<TARGET_FILE:emote-sim>
+                           -DOUT=${EMOTE_SIM_CLI_DOCS_DIR} -P ${PROJECT_SOURCE_DIR}/cmake/generate_cli_docs.cmake
+                   DEPENDS emote-sim ${PROJECT_SOURCE_DIR}/cmake/generate_cli_docs.cmake
+                   COMMENT "Generating the shell completions and the man page")
+add_custom_target(emote-sim-cli-docs ALL DEPENDS ${emote_sim_cli_docs})
+list(GET emote_sim_cli_docs 0 f)
+install(FILES ${f} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+list(GET emote_sim_cli_docs 1 f)
+install(FILES ${f} DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+list(GET emote_sim_cli_docs 2 f)
+install(FILES ${f} DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+list(GET emote_sim_cli_docs 3 f)
+install(FILES ${f} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # The installed configuration: the sample file with the service's Unix socket (the unit's
 # RuntimeDirectory) after the loopback TCP address. The first address stays the one `health` uses.

@@ -53,6 +53,8 @@ struct cli_command {
   std::vector<cli_option> options;
   std::size_t min_operands = 0;
   std::size_t max_operands = static_cast<std::size_t>(-1);
+  /// The operands it accepts, space separated, for shell completion (empty: files).
+  std::string_view operand_choices;
 };
 
 class cli_args {

@@ -43,6 +43,11 @@ const cli_command& serve_cli() {
     c.options.push_back(value_option(
         "log-level", "L",
         "trace, debug, info, warn, error, critical, off (default: SPDLOG_LEVEL or info)"));
+    c.options.push_back(value_option(
+        "log-format", "F",
+        "text (default) or json: one object per line, {\"time\",\"level\",\"message\"}"));
+    c.options.back().choices = "text json";
+    c.options[c.options.size() - 2].choices = "trace debug info warn error critical off";
     return c;
   }();
   return command;
@@ -55,7 +60,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
     return parsed.error();
   }
   const cli_args& args = *parsed;
-  if (auto err = setup_logging(args.value("log-level"))) {
+  if (auto err = setup_logging(args.value("log-level"), args.value("log-format"))) {
     std::fprintf(stderr, "emote-sim serve: %s\n", err->c_str());
     return 2;
   }

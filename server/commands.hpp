@@ -1,8 +1,9 @@
 #pragma once
 // The emote-sim subcommands. Each lives in its own server/cmd_<name>.cpp, declares what it
 // accepts as a `cli_command` (server/cli_args.hpp: parsing and the generated help) and is listed
-// in the table in main.cpp. `args` excludes the program and command names; the return value is
-// the process exit status.
+// in `command_table()` (server/command_table.cpp), from which `--help`, the shell completions and
+// the man page are generated (server/cli_docs.hpp). `args` excludes the program and command names;
+// the return value is the process exit status.
 
 #include <span>
 #include <string_view>
@@ -30,6 +31,8 @@ int cmd_health(std::span<const std::string_view> args);
 int cmd_view(std::span<const std::string_view> args);
 int cmd_shrink(std::span<const std::string_view> args);
 int cmd_diff(std::span<const std::string_view> args);
+int cmd_completion(std::span<const std::string_view> args);
+int cmd_man(std::span<const std::string_view> args);
 
 const cli_command& check_cli();
 const cli_command& list_cli();
@@ -43,5 +46,10 @@ const cli_command& health_cli();
 const cli_command& view_cli();
 const cli_command& shrink_cli();
 const cli_command& diff_cli();
+const cli_command& completion_cli();
+const cli_command& man_cli();
+
+/// Every subcommand, in the order `emote-sim --help` lists them: the one CLI table.
+std::span<const command_entry> command_table();
 
 } // namespace emote::server

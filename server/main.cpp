@@ -3,7 +3,6 @@
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 
-#include <array>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -13,27 +12,11 @@
 namespace emote::server {
 namespace {
 
-// Subcommands, in the order `--help` lists them.
-constexpr std::array<command_entry, 12> commands{{
-    {cmd_serve, serve_cli},
-    {cmd_check, check_cli},
-    {cmd_list, list_cli},
-    {cmd_run, run_cli},
-    {cmd_bot, bot_cli},
-    {cmd_replay, replay_cli},
-    {cmd_diff, diff_cli},
-    {cmd_record_to_scenario, record_to_scenario_cli},
-    {cmd_shrink, shrink_cli},
-    {cmd_stress, stress_cli},
-    {cmd_health, health_cli},
-    {cmd_view, view_cli},
-}};
-
 void print_help(std::FILE* out) {
   std::fprintf(out, "emote-sim %s: a server-side playback simulator for the Emote mod\n\n",
                EMOTE_SIM_VERSION);
   std::fprintf(out, "usage: emote-sim COMMAND [ARGS...]\n\ncommands:\n");
-  for (const auto& c : commands) {
+  for (const auto& c : command_table()) {
     std::fprintf(out, "  %s\n", cli_synopsis(c.cli()).c_str());
   }
   std::fprintf(out, "  --version | --help | COMMAND --help\n");
@@ -54,7 +37,7 @@ int run(std::span<const std::string_view> args) {
     print_help(stdout);
     return 0;
   }
-  for (const auto& c : commands) {
+  for (const auto& c : command_table()) {
     if (c.cli().name == args[0]) {
       return c.run(args.subspan(1));
     }
