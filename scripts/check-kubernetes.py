@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Checks the objects `kubectl kustomize deploy/kubernetes/base` renders (scripts/check-kubernetes)
+against docs/guide/deployment.md ("Kubernetes"):
+
+* a StatefulSet whose pod runs the backend and the emote-sim sidecar; the sidecar runs the image
+  of this version (`serve`), listens on loopback only (EMOTE_SIM_LISTEN=127.0.0.1:...), reads its
+  emotes read-only at EMOTE_SIM_EMOTES from the generated ConfigMap, serves metrics on 9464 (port
+  and Prometheus annotations), has startup/readiness/liveness probes running `emote-sim health`,
+  requests and limits for CPU and memory, the image's non-root user 10001 with a read-only root
+  file system, no privilege escalation and no capabilities, and at least 5 s of grace;
+* every ConfigMap and Secret the pod names is rendered (the generators' hashed names agree);
+* the ConfigMap's emote files load with `emote-sim check` without an error;
+* the Service exposes the players' port and the metrics port, never emote-sim's protocol port;
+* the tokens come from a Secret.
+Usage: check-kubernetes.py RENDERED.yaml EMOTE_SIM WORKDIR. Ends with "N passed, M failed".
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+import yaml
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("PASS:", what)
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def main():
+    rendered, emote_sim, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+    docs = [d for d in yaml.safe_load_all(open(rendered)) if d]
+    by_kind = {}
+    for d in docs:
+        by_kind.setdefault(d["kind"], []).append(d)
+    names = {(d["kind"], d["metadata"]["name"]) for d in docs}
+    version = re.search(r"project\(emote_sim VERSION ([0-9.]+)",
+                        pathlib.Path("CMakeLists.txt").read_text()).group(1)
+
+    sts = by_kind.get("StatefulSet", [])
+    check(len(sts) == 1, "one StatefulSet (the backend's pod)")
+    if not sts:
+        return 1
+    pod = sts[0]["spec"]["template"]
+    spec = pod["spec"]
+    containers = {c["name"]: c for c in spec["containers"]}
+    check("emote-sim" in containers and len(containers) >= 2, "the pod runs the backend and the emote-sim sidecar")
+    c = containers.get("emote-sim", {})
+    check(c.get("image") == f"emote-sim:{version}", f"the sidecar's image is emote-sim:{version} (got {c.get('image')})")
+    check(c.get("args") == ["serve"], "the sidecar runs `serve`")
+
+    env = {}
+    for src in c.get("envFrom", []):
+        ref = src.get("configMapRef") or src.get("secretRef")
+        kind = "ConfigMap" if "configMapRef" in src else "Secret"
+        check((kind, ref["name"]) in names, f"envFrom {kind} {ref['name']} is rendered")
+        obj = next((d for d in docs if d["kind"] == kind and d["metadata"]["name"] == ref["name"]), {})
+        for k, v in (obj.get("data") or {}).items():
+            env[k] = (kind, v)
+    for e in c.get("env", []):
+        env[e["name"]] = ("env", e.get("value"))
+    listen = env.get("EMOTE_SIM_LISTEN", ("", ""))[1]
+    check(bool(listen) and all(a.startswith("127.0.0.1:") for a in listen.split(",")),
+          f"it listens on loopback only, inside the pod (EMOTE_SIM_LISTEN={listen})")
+    for token in ("EMOTE_SIM_AUTH_CONTROLLER_TOKEN", "EMOTE_SIM_AUTH_OBSERVER_TOKEN"):
+        check(env.get(token, ("",))[0] == "Secret", f"{token} comes from a Secret")
+    check(env.get("EMOTE_SIM_METRICS", ("", ""))[1] == "0.0.0.0:9464", "metrics on 0.0.0.0:9464")
+    check(any(p.get("containerPort") == 9464 for p in c.get("ports", [])), "the metrics port 9464 is declared")
+    ann = pod["metadata"].get("annotations", {})
+    check(ann.get("prometheus.io/scrape") == "true" and ann.get("prometheus.io/port") == "9464",
+          "Prometheus annotations name port 9464")
+
+    emotes_dir = env.get("EMOTE_SIM_EMOTES", ("", ""))[1]
+    mount = next((m for m in c.get("volumeMounts", []) if m["mountPath"] == emotes_dir), None)
+    check(mount is not None and mount.get("readOnly") is True, f"the emote folder {emotes_dir} is mounted read-only")
+    volume = next((v for v in spec.get("volumes", []) if mount and v["name"] == mount["name"]), {})
+    cm_name = (volume.get("configMap") or {}).get("name")
+    check(("ConfigMap", cm_name) in names, f"the emote folder is the rendered ConfigMap {cm_name}")
+    cm = next((d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == cm_name), {})
+    files = cm.get("data") or {}
+    check(len(files) >= 1, "the emote ConfigMap holds emote files")
+    folder = work / "emotes"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    r = subprocess.run([emote_sim, "check", str(folder)], capture_output=True, text=True)
+    last = (r.stdout.strip().splitlines() or [""])[-1]
+    check(r.returncode == 0 and f"; 0 errors" in last, f"the ConfigMap's emotes load: {last}")
+
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        cmd = (c.get(probe) or {}).get("exec", {}).get("command")
+        check(cmd == ["emote-sim", "health"], f"{probe} runs emote-sim health")
+    res = c.get("resources", {})
+    for part in ("requests", "limits"):
+        check(set(res.get(part, {})) >= {"cpu", "memory"}, f"resources.{part} set cpu and memory")
+    sc = c.get("securityContext", {})
+    check(sc.get("runAsNonRoot") is True and sc.get("runAsUser") == 10001, "runs as the image's user 10001, non-root")
+    check(sc.get("readOnlyRootFilesystem") is True, "read-only root file system")
+    check(sc.get("allowPrivilegeEscalation") is False and sc.get("capabilities", {}).get("drop") == ["ALL"],
+          "no privilege escalation, every capability dropped")
+    check(spec.get("terminationGracePeriodSeconds", 30) >= 5, "at least 5 s of grace (deployment.md, Stopping)")
+
+    svcs = by_kind.get("Service", [])
+    check(len(svcs) == 1, "one Service")
+    ports = {p["port"] for s in svcs for p in s["spec"]["ports"]}
+    check(9464 in ports and 25565 in ports, f"the Service exposes the players' and the metrics port ({sorted(ports)})")
+    check(25580 not in ports, "the Service does not expose emote-sim's protocol port")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
