@@ -106,9 +106,9 @@ Comment: the third-party components that the package carries (three.js in the vi
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/LICENSE)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE
               ${CMAKE_BINARY_DIR}/packaging/copyright ${PROJECT_SOURCE_DIR}/docs/architecture.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/emote-sim)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/guide ${PROJECT_SOURCE_DIR}/docs/spec
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/emote-sim)
 
 # ---- the Debian package: emote-sim_<version>_amd64.deb -----------------------------------------
 set(CPACK_GENERATOR DEB)
@@ -121,8 +121,10 @@ set(CPACK_PACKAGE_DESCRIPTION
 tick engine at 20 TPS and speaks an NDJSON socket protocol. It runs as a service next to a
 Minecraft server (emote-sim.service), and checks, replays and stress-tests emote content.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-# Install into the staging folder as DESTDIR with the prefix /usr, so /etc lands in /etc.
+# Install into the staging folder as DESTDIR with the prefix /usr (whatever the build's
+# CMAKE_INSTALL_PREFIX), so /etc lands in /etc.
 set(CPACK_SET_DESTDIR ON)
+set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION games)

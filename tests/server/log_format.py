@@ -36,10 +36,10 @@ def serve(emote_sim, emotes, fmt):
         if not line:
             break
         lines.append(line.rstrip("\n"))
-        if "listening on" in line:
+        if "ready" in line:  # the signal handlers are in place from here on
             break
     p.send_signal(signal.SIGTERM)
-    rest, _ = p.communicate(timeout=20)
+    _, rest = p.communicate(timeout=20)
     lines += [l for l in rest.splitlines() if l]
     return p.returncode, lines
 
