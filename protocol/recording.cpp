@@ -554,4 +554,87 @@ std::string describe_content_change(const std::vector<content_file_digest>& befo
   return out;
 }
 
+bool run_only_config_key(std::string_view key) noexcept {
+  for (std::string_view k : {"emotes", "listen", "clock", "tps", "metrics", "http", "record",
+                             "record_frames", "record_state_every"}) {
+    if (key == k) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string simulation_config_json(std::string_view config_json) {
+  rapidjson::Document doc;
+  if (json::parse_wire(config_json, doc) || !doc.IsObject()) {
+    return std::string(config_json);
+  }
+  for (auto m = doc.MemberBegin(); m != doc.MemberEnd();) {
+    if (run_only_config_key(json::string_of(m->name))) {
+      m = doc.EraseMember(m); // keeps the others' order
+    } else {
+      ++m;
+    }
+  }
+  return json::to_json(doc);
+}
+
+namespace {
+
+void flatten_config(const rapidjson::Value& v, const std::string& prefix,
+                    std::vector<std::pair<std::string, std::string>>& out) {
+  if (v.IsObject() && !prefix.empty() && v.MemberCount() == 0) {
+    out.emplace_back(prefix, "{}");
+    return;
+  }
+  if (!v.IsObject()) {
+    out.emplace_back(prefix, json::to_json(v));
+    return;
+  }
+  for (const auto& m : v.GetObject()) {
+    const std::string key(json::string_of(m.name));
+    if (prefix.empty() && run_only_config_key(key)) {
+      continue;
+    }
+    flatten_config(m.value, prefix.empty() ? key : prefix + "." + key, out);
+  }
+}
+
+} // namespace
+
+std::string describe_config_change(std::string_view a_json, std::string_view b_json) {
+  rapidjson::Document a;
+  rapidjson::Document b;
+  if (json::parse_wire(a_json, a) || json::parse_wire(b_json, b) || !a.IsObject() ||
+      !b.IsObject()) {
+    return a_json == b_json ? std::string()
+                            : "  A: " + std::string(a_json) + "\n  B: " + std::string(b_json) + "\n";
+  }
+  std::vector<std::pair<std::string, std::string>> fa;
+  std::vector<std::pair<std::string, std::string>> fb;
+  flatten_config(a, "", fa);
+  flatten_config(b, "", fb);
+  const auto find = [](const auto& list, const std::string& key) -> const std::string* {
+    for (const auto& [k, v] : list) {
+      if (k == key) {
+        return &v;
+      }
+    }
+    return nullptr;
+  };
+  std::string out;
+  for (const auto& [k, v] : fa) {
+    const std::string* other = find(fb, k);
+    if (other == nullptr || *other != v) {
+      out += "  " + k + ": A " + v + ", B " + (other ? *other : std::string("(absent)")) + "\n";
+    }
+  }
+  for (const auto& [k, v] : fb) {
+    if (find(fa, k) == nullptr) {
+      out += "  " + k + ": A (absent), B " + v + "\n";
+    }
+  }
+  return out;
+}
+
 } // namespace emote::protocol

@@ -179,6 +179,21 @@ read_content_manifest(const std::vector<std::filesystem::path>& roots);
 std::string describe_content_change(const std::vector<content_file_digest>& before,
                                     const std::vector<content_file_digest>& after,
                                     std::size_t limit = 20);
+/// The configuration keys (protocol.md §10) that say where and how a server ran, not what it
+/// simulates: `emotes` (a path; the content is compared by digest), `listen`, `clock`, `tps`,
+/// `metrics`, `http`, `record`, `record_frames`, `record_state_every`. `diff` ignores them and
+/// `record-to-scenario` does not copy them into a scenario's `config` (protocol.md §8).
+[[nodiscard]] bool run_only_config_key(std::string_view key) noexcept;
+
+/// A header's configuration object without the run-only keys (compact JSON; the text itself when
+/// it is not an object).
+std::string simulation_config_json(std::string_view config_json);
+
+/// The simulation keys (dotted, `limits.max_line_bytes`) whose values differ between two
+/// configuration objects, as lines `  KEY: A VALUE, B VALUE` (`(absent)` for a missing key), in
+/// A's key order then B's extra keys. Empty when they agree.
+std::string describe_config_change(std::string_view a_json, std::string_view b_json);
+
 /// The line said instead when a recording's header does not list its files.
 inline constexpr std::string_view content_files_unlisted =
     "content differs; this recording does not list its files";

@@ -81,7 +81,7 @@ convert_recording(const recording& r, const scenario_conversion& options) {
   s.name = options.name.empty() ? "recorded " + r.header.started : options.name;
   s.emotes = options.emotes;
   s.seed = r.header.seed;
-  s.config_json = r.header.config_json;
+  s.config_json = simulation_config_json(r.header.config_json); // protocol.md §8
   s.ticks = std::max<std::int64_t>(r.last_tick + 1, 1);
   s.expect_json = options.expect_json;
 

@@ -28,7 +28,8 @@ const cli_command& bot_cli() {
         "Exit status 0 iff every scenario passes.\n";
     c.options = {value_option("connect", "ADDR", "the server: HOST:PORT or unix:PATH (required)"),
                  value_option("token", "T", "the controller token (default: EMOTE_SIM_TOKEN)"),
-                 value_option("out", "FILE", "write the output to FILE")};
+                 value_option("out", "FILE", "write the output to FILE"),
+                 flag_option("quiet", "leave the output out (--out still writes it)")};
     c.min_operands = 1;
     return c;
   }();
@@ -65,7 +66,7 @@ int cmd_bot(std::span<const std::string_view> argv) {
   return run_scenario_batch("bot", files, args.value("out"), [&](const protocol::scenario& s) {
     bot_result r = run_bot(s, options);
     return scenario_outcome{std::move(r.output), r.passed, std::move(r.failure)};
-  });
+  }, args.has("quiet"));
 }
 
 } // namespace emote::server

@@ -10,6 +10,7 @@
 #include "server/serve_host.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace emote::server {
 
@@ -96,6 +97,16 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
       return 1;
     }
     converted->text.expect_json = std::move(*expect);
+  }
+  // docs/guide/qa.md: a scenario naming a folder without the recorded content would not run as
+  // recorded (an unknown_emote at the first play); say so before writing it.
+  if (!args.values("emotes").empty()) {
+    const auto out = args.value("out");
+    const std::filesystem::path dir =
+        out ? std::filesystem::absolute(*out).parent_path() : std::filesystem::current_path();
+    if (const auto warn = scenario_content_warning(*rec, options.emotes, dir); !warn.empty()) {
+      std::fprintf(stderr, "record-to-scenario: %s", warn.c_str());
+    }
   }
   const auto text = protocol::write_scenario(converted->text);
   return write_command_output("record-to-scenario", args.value("out"), text);

@@ -29,6 +29,8 @@ const cli_command& run_cli() {
         value_option("out", "FILE",
                      "write the NDJSON output (replies and frames) to FILE instead of stdout"),
         value_option("emotes", "DIR", "content for scenarios that name no emotes folders", true),
+        flag_option("quiet", "leave the NDJSON output out (--out still writes it); the "
+                             "PASS/FAIL lines remain"),
         flag_option("check-caches",
                     "recompute every memo hit, baked pose and kept player view; "
                     "a mismatch fails the scenario with its tick, session, handle")};
@@ -60,7 +62,7 @@ int cmd_run(std::span<const std::string_view> argv) {
     } catch (const core::cache_mismatch& e) {
       return scenario_outcome{{}, false, "stopped: " + e.text()};
     }
-  });
+  }, parsed->has("quiet"));
 }
 
 } // namespace emote::server

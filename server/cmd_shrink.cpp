@@ -12,6 +12,7 @@
 #include "server/shrink.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -136,6 +137,14 @@ int cmd_shrink(std::span<const std::string_view> argv) {
   base->emotes = {content->folder};
   if (converted->text.emotes.empty()) { // as record-to-scenario: the folder the header names
     converted->text.emotes = {content->folder.string()};
+  } else {
+    // As record-to-scenario: the scenario's folders should hold the recorded content.
+    const auto out = args.value("out");
+    const std::filesystem::path dir =
+        out ? std::filesystem::absolute(*out).parent_path() : std::filesystem::current_path();
+    if (const auto warn = scenario_content_warning(*rec, options.emotes, dir); !warn.empty()) {
+      std::fprintf(stderr, "shrink: %s", warn.c_str());
+    }
   }
   const auto started = std::chrono::steady_clock::now();
   auto result = shrink_script(*converted, *base, scenario_host_factory({}));
@@ -152,7 +161,16 @@ int cmd_shrink(std::span<const std::string_view> argv) {
   std::fprintf(
       stderr, "shrink: %zu of %zu recorded inputs kept (%zu script lines), %zu runs, %.2f s\n",
       result->units_after, result->units_before, result->script.size(), result->runs, seconds);
+  if (result->tick_offset > 0) {
+    std::fprintf(stderr, "shrink: the script moved %lld ticks earlier (its first input at tick %lld)\n",
+                 static_cast<long long>(result->tick_offset),
+                 static_cast<long long>(result->script.front().tick));
+  } else if (!result->not_rebased.empty()) {
+    std::fprintf(stderr, "shrink: the script keeps its recorded ticks: %s\n",
+                 result->not_rebased.c_str());
+  }
   converted->text.script = std::move(result->script);
+  converted->text.ticks = result->ticks;
   const std::string text = protocol::write_scenario(converted->text);
   return write_command_output("shrink", args.value("out"), text);
 }

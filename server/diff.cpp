@@ -166,9 +166,11 @@ std::string header_notes(const diff_timeline& a, const diff_timeline& b) {
     out += "note: the seeds differ: A " + std::to_string(ha.seed) + ", B " +
            std::to_string(hb.seed) + "\n";
   }
-  if (ha.config_json != hb.config_json) {
-    out += "note: the configurations differ:\n  A: " + ha.config_json + "\n  B: " + hb.config_json +
-           "\n";
+  // Only the keys that differ, leaving out where and how each server ran (record file, listen
+  // address, clock, ...: protocol::run_only_config_key).
+  if (const std::string keys = protocol::describe_config_change(ha.config_json, hb.config_json);
+      !keys.empty()) {
+    out += "note: the configurations differ:\n" + keys;
   }
   if (ha.content_digest != hb.content_digest) {
     out += "note: the content differs (A " + ha.content_digest + ", B " + hb.content_digest +

@@ -1,5 +1,7 @@
 #include "server/scenario_batch.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -8,7 +10,8 @@
 namespace emote::server {
 
 int run_scenario_batch(std::string_view command, std::span<const std::filesystem::path> files,
-                       const std::optional<std::string>& out_file, const scenario_driver& drive) {
+                       const std::optional<std::string>& out_file, const scenario_driver& drive,
+                       bool quiet) {
   std::ofstream file_out;
   if (out_file) {
     file_out.open(*out_file, std::ios::binary | std::ios::trunc);
@@ -31,7 +34,9 @@ int run_scenario_batch(std::string_view command, std::span<const std::filesystem
       continue;
     }
     const scenario_outcome r = drive(*s);
-    out << r.output;
+    if (out_file || !quiet) {
+      out << r.output;
+    }
     if (r.passed) {
       summaries.push_back("PASS " + s->name);
       ++passed;
@@ -41,11 +46,17 @@ int run_scenario_batch(std::string_view command, std::span<const std::filesystem
     }
   }
   out.flush();
+  std::string verdict;
   for (const auto& line : summaries) {
-    std::cout << line << '\n';
+    verdict += line + '\n';
   }
-  std::cout << passed << " passed, " << failed << " failed\n";
+  verdict += std::to_string(passed) + " passed, " + std::to_string(failed) + " failed\n";
+  std::cout << verdict;
   std::cout.flush();
+  if (::isatty(STDOUT_FILENO) == 0) {
+    // Piped to a file or a pager: the person at the terminal still sees the verdict.
+    std::fputs(verdict.c_str(), stderr);
+  }
   return failed == 0 ? 0 : 1;
 }
 

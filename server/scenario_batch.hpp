@@ -22,9 +22,12 @@ struct scenario_outcome {
 
 using scenario_driver = std::function<scenario_outcome(const protocol::scenario&)>;
 
-/// Runs every file in order. `command` names the subcommand in error messages. Returns the exit
-/// status: 0 iff every scenario passes, 1 when one fails, 2 when `out_file` cannot be written.
+/// Runs every file in order. `command` names the subcommand in error messages. `quiet` leaves the
+/// output out unless `out_file` is given; when standard output is not a terminal the summary
+/// lines also go to standard error (protocol.md §7). Returns the exit status: 0 iff every
+/// scenario passes, 1 when one fails, 2 when `out_file` cannot be written.
 int run_scenario_batch(std::string_view command, std::span<const std::filesystem::path> files,
-                       const std::optional<std::string>& out_file, const scenario_driver& drive);
+                       const std::optional<std::string>& out_file, const scenario_driver& drive,
+                       bool quiet = false);
 
 } // namespace emote::server

@@ -88,4 +88,36 @@ make_replay_host(const protocol::recording& rec, const std::optional<std::string
   return out;
 }
 
+std::string scenario_content_warning(const protocol::recording& rec,
+                                     const std::vector<std::string>& emotes,
+                                     const std::filesystem::path& scenario_dir) {
+  if (rec.header.content_digest.empty() || emotes.empty()) {
+    return {};
+  }
+  std::vector<std::filesystem::path> roots;
+  std::string shown;
+  for (const auto& e : emotes) {
+    const std::filesystem::path p(e);
+    roots.push_back(p.is_absolute() ? p : (scenario_dir / p).lexically_normal());
+    shown += (shown.empty() ? "" : ", ") + e;
+    if (!p.is_absolute()) {
+      shown += " (" + roots.back().string() + ")";
+    }
+  }
+  auto now = protocol::read_content_manifest(roots);
+  if (!now) {
+    return "warning: the scenario's emotes " + shown + " cannot be read: " + now.error() +
+           "\n  (--emotes is relative to the folder the scenario is written to)\n";
+  }
+  if (now->digest == rec.header.content_digest) {
+    return {};
+  }
+  return "warning: the scenario's emotes " + shown +
+         " do not hold the recording's content files, so the scenario may not run as recorded:\n" +
+         (rec.header.content_files
+              ? protocol::describe_content_change(*rec.header.content_files, now->files)
+              : "  (" + std::string(protocol::content_files_unlisted) + ")\n") +
+         "  (--emotes is relative to the folder the scenario is written to)\n";
+}
+
 } // namespace emote::server

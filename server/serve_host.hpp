@@ -51,4 +51,12 @@ core::result<replay_host, replay_host_error>
 make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
                  bool allow_content_change, bool check_caches = false);
 
+/// docs/guide/qa.md: the warning `record-to-scenario` and `shrink` print when the emote folders a
+/// scenario names (`emotes`, relative ones resolved against `scenario_dir`, the folder the
+/// scenario is written to) do not hold the recording's content files (its header's digests):
+/// "" when they do, or when the header lists no content.
+std::string scenario_content_warning(const protocol::recording& rec,
+                                     const std::vector<std::string>& emotes,
+                                     const std::filesystem::path& scenario_dir);
+
 } // namespace emote::server

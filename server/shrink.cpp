@@ -73,6 +73,15 @@ public:
     return protocol::run_scenario(s, make_host_);
   }
 
+  // The same script `offset` ticks earlier, with the total shortened to match.
+  protocol::run_result run_moved(std::vector<protocol::script_entry> moved, std::int64_t ticks) {
+    protocol::scenario s = base_;
+    s.script = std::move(moved);
+    s.ticks = ticks;
+    ++runs_;
+    return protocol::run_scenario(s, make_host_);
+  }
+
   // ddmin: split into n parts; keep a part that alone meets the expectations, else a complement
   // that does, else split finer, until every single unit is needed (1-minimal).
   std::vector<std::size_t> minimise() {
@@ -161,6 +170,34 @@ core::result<shrink_result, std::string> shrink_script(const protocol::converted
   const auto kept = s.minimise();
   out.units_after = kept.size();
   out.script = s.script(kept);
+  out.ticks = base.ticks;
+  // Move the script to start near tick 0, keeping each tick's phase modulo 20 (the idle pass
+  // runs on ticks divisible by 10, players.md §6.5). Expectations that name ticks would need
+  // moving too, so then nothing moves; and the moved scenario must still meet them.
+  const std::int64_t first = out.script.empty() ? 0 : out.script.front().tick;
+  const std::int64_t offset = first - first % 20;
+  if (offset > 0) {
+    const bool names_ticks =
+        std::any_of(base.expect.items().begin(), base.expect.items().end(), [](const auto& e) {
+          return e.text.find(R"("tick")") != std::string::npos ||
+                 e.text.find(R"("by")") != std::string::npos ||
+                 e.text.find(R"("after")") != std::string::npos;
+        });
+    std::vector<protocol::script_entry> moved = out.script;
+    for (auto& entry : moved) {
+      entry.tick -= offset;
+    }
+    if (names_ticks) {
+      out.not_rebased = "the expectations name ticks";
+    } else if (s.run_moved(moved, base.ticks - offset).passed) {
+      out.script = std::move(moved);
+      out.tick_offset = offset;
+      out.ticks = base.ticks - offset;
+    } else {
+      out.not_rebased = "the scenario moved " + std::to_string(offset) +
+                        " ticks earlier no longer meets the expectations";
+    }
+  }
   out.runs = s.runs();
   return out;
 }

@@ -27,6 +27,12 @@ struct shrink_result {
   std::size_t units_before = 0;               ///< recorded input lines at the start
   std::size_t units_after = 0;                ///< those kept
   std::size_t runs = 0;                       ///< scenario runs (distinct candidates)
+  /// The script's ticks were moved this many ticks earlier (docs/guide/qa.md): the first kept
+  /// input lands in the first 20 ticks, at its tick modulo 20, when the expectations name no
+  /// tick and the moved scenario still meets them. 0 when not moved.
+  std::int64_t tick_offset = 0;
+  std::int64_t ticks = 0; ///< the scenario's `ticks` for `script`
+  std::string not_rebased; ///< why the ticks were not moved, when they could have been
 };
 
 /// Shrink `c`'s script against `base` (its engine, ticks and expectations; its script is

@@ -200,7 +200,34 @@ TEST_CASE("[engine] diff: another build (a perturbed rule) on the same inputs: t
   CHECK(diff_timelines(ta, tc, "a", "c")
             .text.find("  (B: content differs; this recording does not list its files)\n") !=
         std::string::npos);
+
+  // Configurations: only the keys that differ, leaving out where and how each server ran
+  // (protocol.md §8: record, listen, clock, ...).
+  diff_timeline ca = timeline(a);
+  diff_timeline cb = timeline(a);
+  ca.header.config_json =
+      R"({"emotes":"/a","listen":["127.0.0.1:1"],"clock":"manual","record":"/x/a.ndjson","seed":0,"limits":{"max_players":10,"max_line_bytes":5}})";
+  cb.header.config_json =
+      R"({"emotes":"/b","listen":["127.0.0.1:2"],"clock":"realtime","record":"/y/b.ndjson","seed":0,"limits":{"max_players":10,"max_line_bytes":5}})";
+  CHECK_MESSAGE(diff_timelines(ca, cb, "a", "b").text.find("configurations") == std::string::npos,
+                diff_timelines(ca, cb, "a", "b").text);
+  cb.header.config_json =
+      R"({"record":"/y/b.ndjson","seed":0,"limits":{"max_players":12,"max_line_bytes":5},"cooldown_mode":"stop"})";
+  const auto keys = diff_timelines(ca, cb, "a", "b").text;
+  CHECK_MESSAGE(keys.find("note: the configurations differ:\n  limits.max_players: A 10, B 12\n"
+                          "  cooldown_mode: A (absent), B \"stop\"\n") != std::string::npos,
+                keys);
+  CHECK(keys.find("record") == std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("record-to-scenario's config leaves out where and how the server ran") {
+  // protocol.md §8: the run-only keys are not copied into a scenario.
+  CHECK(emote::protocol::simulation_config_json(
+            R"({"emotes":"/e","listen":["x"],"clock":"manual","tps":20,"seed":3,"metrics":"","http":"","record":"/r","record_frames":true,"record_state_every":100,"limits":{"max_players":5}})") ==
+        R"({"seed":3,"limits":{"max_players":5}})");
+  CHECK(emote::protocol::run_only_config_key("record"));
+  CHECK_FALSE(emote::protocol::run_only_config_key("limits"));
 }
 
 TEST_CASE("exe: diff on scenario outputs: identical, a changed event named, damaged lines and "

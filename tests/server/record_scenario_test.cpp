@@ -114,8 +114,9 @@ TEST_CASE("[engine] record-to-scenario: the expectations hold on this build and 
       const char* e : {
           R"({"reply":"1/1","tick":0,"ok":true})",
           R"({"reply":"2/1","tick":0,"ok":true})",
-          R"({"reply":"1/3","tick":41,"ok":true})",
-          R"({"event":"playback.started","session":1,"player":"alice","emote":"t:cool","role":"solo","tick":1})",
+          R"({"reply":"1/3","tick":41,"ok":true,"emote":"t:cool","role":"solo"})",
+          R"({"reply":"2/3","tick":83,"ok":true,"emote":"t:handshake","role":"partner"})",
+          R"({"event":"playback.started","player":"alice","emote":"t:cool","role":"solo","tick":1})",
           R"({"event":"partner.matched",)",
           R"({"count":{"event":"playback."},"equals":)",
       }) {
@@ -127,7 +128,8 @@ TEST_CASE("[engine] record-to-scenario: the expectations hold on this build and 
   // A cooldown one tick longer refuses alice's second t:cool: the scenario fails on its reply.
   const auto skewed = run_text(all, 1);
   CHECK_FALSE(skewed.passed);
-  CHECK_MESSAGE(skewed.failure.find(R"({"reply":"1/3","tick":41,"ok":true})") != std::string::npos,
+  CHECK_MESSAGE(skewed.failure.find(R"({"reply":"1/3","tick":41,"ok":true,"emote":"t:cool")") !=
+                    std::string::npos,
                 skewed.failure);
   // The same with only the lifecycle: the second playback.started is missing.
   const std::string lifecycle = generated(r, expect_level::lifecycle);
@@ -140,10 +142,39 @@ TEST_CASE("[engine] record-to-scenario: the expectations hold on this build and 
   // An expectation moved by one tick fails.
   std::string moved = all;
   const std::string match = R"("tick":1})";
-  const auto at = moved.find(R"({"event":"playback.started","session":1,"player":"alice")");
+  const auto at = moved.find(R"({"event":"playback.started","player":"alice")");
   REQUIRE(at != std::string::npos);
   moved.replace(moved.find(match, at), match.size(), R"("tick":2})");
   CHECK_FALSE(run_text(moved).passed);
+
+  // No expectation pins a session number: one extra playback at the start (every later session
+  // numbered one higher) fails only the total, not the events after it.
+  CHECK(all.find(R"("session")") == std::string::npos);
+  std::string extra = all;
+  const std::string first_join = R"({"tick":0,"op":"player.join")";
+  const auto j = extra.find(first_join);
+  REQUIRE_MESSAGE(j != std::string::npos, all);
+  extra.insert(j, R"({"tick":0,"op":"player.join","player":"zed","position":[40.5,64,0.5]},
+    {"tick":0,"op":"emote.play","player":"zed","emote":"t:close"},
+    )");
+  const auto shifted = run_text(extra);
+  CHECK_FALSE(shifted.passed);
+  CHECK_MESSAGE(shifted.failure.find(R"("count":{"event":"playback."})") != std::string::npos,
+                shifted.failure);
+  CHECK_MESSAGE(shifted.failure.find(R"("event":"playback.started")") == std::string::npos,
+                shifted.failure);
+  CHECK_MESSAGE(shifted.failure.find(R"("event":"partner.matched")") == std::string::npos,
+                shifted.failure);
+
+  // A partner that becomes an initiator fails its reply's expectation (the role is compared).
+  std::string turned = all;
+  const std::string bob_yaw = R"("player":"bob","position":[0.5,64,1.7],"yaw":180)";
+  const auto b = turned.find(bob_yaw);
+  REQUIRE_MESSAGE(b != std::string::npos, all);
+  turned.replace(b, bob_yaw.size(), R"("player":"bob","position":[0.5,64,1.7],"yaw":90)");
+  const auto away = run_text(turned);
+  CHECK_FALSE(away.passed);
+  CHECK_MESSAGE(away.failure.find(R"("role":"partner")") != std::string::npos, away.failure);
 }
 
 TEST_CASE("[engine] record-to-scenario: ids are unique across connections; lifecycle is a subset "

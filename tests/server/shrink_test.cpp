@@ -155,6 +155,50 @@ TEST_CASE("[engine] shrink: 2,000 recorded inputs with one causal pair shrink to
   }
 }
 
+TEST_CASE("[engine] shrink: the kept inputs move to start near tick 0, keeping the phase mod 20") {
+  // alice joins at 1003 and plays t:cool at 1005 and 1040 (refused: cooldown); a noise player
+  // joins at 0. The shrunk script moves 1000 ticks earlier and still meets the expectation.
+  std::string text;
+  append_header(text, recording_header{EMOTE_SIM_VERSION, 1, 0, "{}",
+                                       content_digest({test_emotes()}).value(),
+                                       "2026-12-05T00:00:00Z", "test"});
+  append_connect(text, 0, 1, "controller", "a");
+  const auto msg = [&](std::int64_t tick, const std::string& line) {
+    auto decoded = decode_request(line);
+    REQUIRE_MESSAGE(decoded.ok(), line);
+    append_msg(text, tick, 1, decoded->record);
+  };
+  msg(0, R"({"op":"player.join","player":"noise","position":[9.5,64,0.5]})");
+  msg(1003, R"({"op":"player.join","player":"alice","position":[0.5,64,0.5]})");
+  msg(1005, R"({"op":"emote.play","id":"p1","player":"alice","emote":"t:cool"})");
+  msg(1040, R"({"op":"emote.play","id":"p2","player":"alice","emote":"t:cool"})");
+  auto r = parse_recording(text);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error()));
+  const std::string expect = R"([{"reply":"1/p2","ok":false,"error":{"code":"cooldown"}}])";
+  auto c = convert_recording(*r, scenario_conversion{"moved", {test_emotes().string()}, expect});
+  REQUIRE(c.ok());
+  const scenario base = base_scenario(*c);
+  auto result = shrink_script(*c, base, scenario_host_factory({}));
+  REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.error()));
+  CHECK(result->tick_offset == 1000);
+  REQUIRE(result->script.size() == 3);
+  CHECK(result->script[0].tick == 3);
+  CHECK(result->script[1].tick == 5);
+  CHECK(result->script[2].tick == 40);
+  CHECK(result->ticks == base.ticks - 1000);
+  // An expectation that names a tick keeps the recorded ticks, and says why.
+  auto ticked = convert_recording(
+      *r, scenario_conversion{"kept", {test_emotes().string()},
+                              R"([{"reply":"1/p2","tick":1040,"ok":false}])"});
+  REQUIRE(ticked.ok());
+  const scenario base2 = base_scenario(*ticked);
+  auto kept = shrink_script(*ticked, base2, scenario_host_factory({}));
+  REQUIRE(kept.ok());
+  CHECK(kept->tick_offset == 0);
+  CHECK(kept->script.front().tick == 1003);
+  CHECK(kept->not_rebased == "the expectations name ticks");
+}
+
 TEST_CASE("[engine] shrink: a recording that does not meet the expectations is refused") {
   std::size_t inputs = 0;
   const recording r = noisy_recording(&inputs);
@@ -184,6 +228,33 @@ TEST_CASE("[engine] exe: shrink RECORDING --expect FILE -o OUT writes a scenario
   CHECK_MESSAGE(err.starts_with("shrink: 3 of 2001 recorded inputs kept (3 script lines), "), err);
   CHECK(process::run({"run", (dir / "min.json").string()}, dir, &out, &err) == 0);
   CHECK_MESSAGE(out.find("1 passed, 0 failed") != std::string::npos, out);
+  // protocol.md §7: --quiet leaves the output out; the verdict also goes to stderr when stdout
+  // is not a terminal (here a pipe).
+  CHECK(process::run({"run", "--quiet", (dir / "min.json").string()}, dir, &out, &err) == 0);
+  CHECK_MESSAGE(out.find('{') == std::string::npos, out); // no reply or frame line
+  CHECK_MESSAGE(out.ends_with("1 passed, 0 failed\n"), out);
+  CHECK_MESSAGE(err.ends_with("1 passed, 0 failed\n"), err);
+
+  // A scenario folder without the recording's content: record-to-scenario and shrink warn and
+  // still write (docs/guide/qa.md).
+  std::filesystem::create_directories(dir / "other");
+  CHECK(process::run({"record-to-scenario", (dir / "rec.ndjson").string(), "--expect", "none",
+                      "--out", (dir / "r2s.json").string(), "--emotes", "other"},
+                     dir, &out, &err) == 0);
+  CHECK_MESSAGE(err.find("record-to-scenario: warning: the scenario's emotes other (" +
+                         (dir / "other").string() +
+                         ") do not hold the recording's content files") != std::string::npos,
+                err);
+  CHECK(std::filesystem::exists(dir / "r2s.json"));
+  CHECK(process::run({"record-to-scenario", (dir / "rec.ndjson").string(), "--expect", "none",
+                      "--out", (dir / "r2s.json").string(), "--emotes", emotes},
+                     dir, &out, &err) == 0);
+  CHECK_MESSAGE(err.find("warning") == std::string::npos, err);
+  CHECK(process::run({"shrink", (dir / "rec.ndjson").string(), "--expect",
+                      (dir / "expect.json").string(), "-o", (dir / "min2.json").string(),
+                      "--replay-emotes", emotes, "--emotes", "other"},
+                     dir, &out, &err) == 0);
+  CHECK_MESSAGE(err.find("shrink: warning: the scenario's emotes other") != std::string::npos, err);
   const std::string written = read_file(dir / "min.json");
   CHECK(written.find(R"({"reply":"1/p2","error":{"code":"cooldown"}})") != std::string::npos);
 
