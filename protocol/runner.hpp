@@ -60,6 +60,12 @@ public:
   virtual std::int64_t render_resync(const render_resync_request& r) = 0;
   /// The packet entries of the last step() and the player keys they name; valid like its frame.
   [[nodiscard]] virtual frame_packets packets() const = 0;
+  /// A snapshot for a new packets subscriber after the last step() (render.md §4 rule 6): entries
+  /// for it alone, naming the same players as packets(); valid until the next step() or snapshot.
+  /// None for a host that does not render.
+  [[nodiscard]] virtual frame_packets packet_snapshot() { return {}; }
+  /// The renderer's counts (resync requests and resyncs made), for metrics.
+  [[nodiscard]] virtual render::render_counts render_counts() const { return {}; }
 
   /// The simulation's whole state in its canonical traversal (protocol.md §8 state digests),
   /// between ticks; false (and nothing reported) for a host that cannot describe its state.

@@ -5,6 +5,8 @@
 #include "render/metadata.hpp"
 #include "render/packets.hpp"
 #include "render/tables.hpp"
+#include "render/tracker_table.hpp"
+#include "render/viewer_grid.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -26,6 +28,8 @@ constexpr std::int64_t max_entity_id = std::numeric_limits<std::int32_t>::max();
 constexpr std::size_t content_cache_limit = 4096;
 /// Distinct render.warning tuples remembered for "once per tuple" before the set starts over.
 constexpr std::size_t warned_limit = 65536;
+/// render.md §4 rule 5: a viewer is resynced at most once per this many ticks.
+constexpr api::tick_number resync_window = 20;
 
 /// One version's encoding of a display's real content (render.md §5.4).
 struct content_value {
@@ -53,109 +57,6 @@ struct skin_capture {
 };
 
 struct display;
-
-/// T(E) of render.md §4 for every live display: a row of bits per display (bit s = viewer slot
-/// s tracks it) in one block, with the row's position, dimension and entity id beside it, so
-/// the tracking pass walks contiguous memory instead of the displays themselves.
-class tracker_table {
-public:
-  struct row_info {
-    double x = 0, z = 0;
-    std::int32_t dim = 0;
-    std::int32_t entity_id = 0;
-    display* owner = nullptr; ///< null: a free row
-  };
-
-  /// A row for `owner`, with no bits set.
-  std::uint32_t add(display* owner) {
-    std::uint32_t row = 0;
-    if (!free_.empty()) {
-      // The lowest free row, as the engine gives the lowest free handle: rows then mostly
-      // follow handles, which keeps the tracking pass's lists in order.
-      std::pop_heap(free_.begin(), free_.end(), std::greater<>());
-      row = free_.back();
-      free_.pop_back();
-    } else {
-      row = static_cast<std::uint32_t>(info_.size());
-      info_.emplace_back();
-      bits_.resize(bits_.size() + stride_, 0);
-    }
-    info_[row] = row_info{};
-    info_[row].owner = owner;
-    return row;
-  }
-  void remove(std::uint32_t row) {
-    std::fill_n(bits_.begin() + static_cast<std::ptrdiff_t>(row * stride_), stride_, 0);
-    info_[row] = row_info{};
-    free_.push_back(row);
-    std::push_heap(free_.begin(), free_.end(), std::greater<>());
-  }
-  void place(std::uint32_t row, std::int32_t dim, double x, double z, std::int32_t entity_id) {
-    row_info& i = info_[row];
-    i.dim = dim;
-    i.x = x;
-    i.z = z;
-    i.entity_id = entity_id;
-  }
-  void move(std::uint32_t row, double x, double z) {
-    info_[row].x = x;
-    info_[row].z = z;
-  }
-  /// Room for viewer slots 0..slots-1 in every row.
-  void reserve_slots(std::uint32_t slots) {
-    const std::size_t want = (static_cast<std::size_t>(slots) + 63) / 64;
-    if (want <= stride_) {
-      return;
-    }
-    std::vector<std::uint64_t> wider(info_.size() * want, 0);
-    for (std::size_t r = 0; r < info_.size(); ++r) {
-      std::copy_n(bits_.begin() + static_cast<std::ptrdiff_t>(r * stride_), stride_,
-                  wider.begin() + static_cast<std::ptrdiff_t>(r * want));
-    }
-    bits_.swap(wider);
-    stride_ = want;
-  }
-
-  [[nodiscard]] bool has(std::uint32_t row, std::uint32_t slot) const noexcept {
-    return ((bits_[row * stride_ + slot / 64] >> (slot % 64)) & 1U) != 0;
-  }
-  void set(std::uint32_t row, std::uint32_t slot) noexcept {
-    bits_[row * stride_ + slot / 64] |= std::uint64_t{1} << (slot % 64);
-  }
-  void reset(std::uint32_t row, std::uint32_t slot) noexcept {
-    bits_[row * stride_ + slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
-  }
-  /// `f(slot)` for every slot of the row, ascending; `f` may reset the slot it is given.
-  template <class F>
-  void each(std::uint32_t row, F&& f) const {
-    const std::uint64_t* w = bits_.data() + row * stride_;
-    for (std::size_t k = 0; k < stride_; ++k) {
-      for (std::uint64_t b = w[k]; b != 0; b &= b - 1) {
-        f(static_cast<std::uint32_t>(k * 64 + static_cast<std::size_t>(std::countr_zero(b))));
-      }
-    }
-  }
-  void prefetch(std::uint32_t row) const noexcept {
-    __builtin_prefetch(bits_.data() + row * stride_);
-  }
-  /// Clear `slot` in every row.
-  void forget(std::uint32_t slot) noexcept {
-    if (slot / 64 >= stride_) {
-      return;
-    }
-    for (std::size_t r = 0; r < info_.size(); ++r) {
-      bits_[r * stride_ + slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
-    }
-  }
-
-  [[nodiscard]] const std::vector<row_info>& rows() const noexcept { return info_; }
-
-private:
-  std::vector<std::uint64_t> bits_; ///< rows × stride_ words
-  std::size_t stride_ = 0;
-  std::vector<row_info> info_;
-  std::vector<std::uint32_t> free_;
-};
 
 struct display {
   // What every tick touches (moves, updates, their packets) first, together.
@@ -206,7 +107,9 @@ struct viewer {
   /// Hidden players within R_p already sent, with the hide epoch they were sent for (an entry
   /// of an older epoch is stale: the player was shown, and maybe hidden again, since).
   std::vector<std::pair<std::string, std::uint64_t>> hidden_seen;
-  bool resync = false;
+  bool resync = false;         ///< this step's tracking pass resyncs it
+  bool resync_pending = false; ///< asked for, waiting for its window (render.md §4 rule 5)
+  std::optional<api::tick_number> last_resync;
   bool seen = false;
 };
 
@@ -229,121 +132,6 @@ struct range_ref {
   std::uint32_t begin = 0, size = 0;
 };
 
-/// The viewers bucketed by (dimension, cell) with cells at least as wide as the largest range
-/// any of them has, so every viewer within range of a point is in the 3 × 3 cells around it.
-/// An open-addressing table rebuilt every step (its storage is kept); each cell lists its
-/// viewers in join order.
-class viewer_grid {
-public:
-  /// `count` viewers; `at(i)` gives viewer i's (dim, x, z); `reach` the largest range.
-  template <class At>
-  void build(std::size_t count, double reach, At&& at) {
-    cell_ = std::max(16.0, std::isfinite(reach) ? reach : 16.0);
-    const std::size_t cap = std::bit_ceil(std::max<std::size_t>(16, 2 * count));
-    if (keys_.size() < cap) {
-      keys_.resize(cap);
-      used_.resize(cap);
-      begin_.resize(cap);
-      count_.resize(cap);
-    }
-    mask_ = cap - 1;
-    std::fill_n(used_.begin(), cap, false);
-    std::fill_n(count_.begin(), cap, 0U);
-    slot_of_.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto [dim, x, z] = at(i);
-      const std::size_t slot = insert(key{dim, coord(x), coord(z)});
-      ++count_[slot];
-      slot_of_[i] = static_cast<std::uint32_t>(slot);
-    }
-    std::uint32_t next = 0;
-    for (std::size_t slot = 0; slot <= mask_; ++slot) {
-      begin_[slot] = next;
-      next += count_[slot];
-    }
-    items_.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      items_[begin_[slot_of_[i]]++] = static_cast<std::uint32_t>(i);
-    }
-    for (std::size_t slot = 0; slot <= mask_; ++slot) {
-      begin_[slot] -= count_[slot];
-    }
-  }
-
-  /// `f(viewer index)` for every viewer in the 3 × 3 cells around (x, z) in `dim` (a superset
-  /// of those whose range reaches the point), cell by cell.
-  template <class F>
-  void near(std::int32_t dim, double x, double z, F&& f) const {
-    const std::int64_t cx = coord(x), cz = coord(z);
-    for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
-      for (std::int64_t k = cz - 1; k <= cz + 1; ++k) {
-        if (i < INT32_MIN || i > INT32_MAX || k < INT32_MIN || k > INT32_MAX) {
-          continue;
-        }
-        const std::size_t slot =
-            find(key{dim, static_cast<std::int32_t>(i), static_cast<std::int32_t>(k)});
-        if (slot == npos) {
-          continue;
-        }
-        for (std::uint32_t n = begin_[slot]; n < begin_[slot] + count_[slot]; ++n) {
-          f(items_[n]);
-        }
-      }
-    }
-  }
-
-private:
-  struct key {
-    std::int32_t dim = 0, cx = 0, cz = 0;
-    bool operator==(const key&) const = default;
-  };
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
-  /// The cell coordinate (clamped; NaN goes to 0, and is in nobody's range).
-  [[nodiscard]] std::int32_t coord(double v) const noexcept {
-    const double c = std::floor(v / cell_);
-    if (!(c > -2147483647.0)) {
-      return c < 0 ? -2147483647 : 0;
-    }
-    return c < 2147483647.0 ? static_cast<std::int32_t>(c) : 2147483647;
-  }
-  [[nodiscard]] std::size_t hash(const key& k) const noexcept {
-    std::uint64_t h = static_cast<std::uint32_t>(k.cx) * 0x9E3779B97F4A7C15ULL;
-    h ^= static_cast<std::uint32_t>(k.cz) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= static_cast<std::uint32_t>(k.dim) * 0x165667B19E3779F9ULL;
-    h ^= h >> 29;
-    return static_cast<std::size_t>(h) & mask_;
-  }
-  std::size_t insert(const key& k) {
-    for (std::size_t slot = hash(k);; slot = (slot + 1) & mask_) {
-      if (!used_[slot]) {
-        used_[slot] = true;
-        keys_[slot] = k;
-        return slot;
-      }
-      if (keys_[slot] == k) {
-        return slot;
-      }
-    }
-  }
-  [[nodiscard]] std::size_t find(const key& k) const noexcept {
-    for (std::size_t slot = hash(k);; slot = (slot + 1) & mask_) {
-      if (!used_[slot]) {
-        return npos;
-      }
-      if (keys_[slot] == k) {
-        return slot;
-      }
-    }
-  }
-
-  double cell_ = 16;
-  std::vector<key> keys_;
-  std::vector<bool> used_;
-  std::vector<std::uint32_t> begin_, count_, slot_of_, items_;
-  std::size_t mask_ = 0;
-};
-
 void append_sized(std::string& key, std::string_view s) {
   const auto n = static_cast<std::uint32_t>(s.size());
   key.append(reinterpret_cast<const char*>(&n), sizeof n);
@@ -359,7 +147,7 @@ struct renderer::impl {
 
   // The live displays: owned by their tracker row, found by handle. Nothing walks them in
   // handle order except where render.md asks for it, and there the few found are sorted.
-  tracker_table trackers;                      ///< T(E) of every live display
+  tracker_table<display> trackers;             ///< T(E) of every live display
   std::vector<std::unique_ptr<display>> owned; ///< by tracker row
   /// Displays by handle: the engine's handles are the smallest free ids (playback.md §4.1), so
   /// a vector indexed by handle is compact; larger handles (another producer) go to the map.
@@ -381,7 +169,10 @@ struct renderer::impl {
   std::unordered_set<std::string> resync_ids;
   bool resync_everyone = false;
 
+  render_counts counts;
+
   // Per step
+  api::tick_number tick = 0;
   std::uint64_t stamp = 0;
   render_output* out = nullptr;
   std::span<const world::player_state* const> players;
@@ -976,8 +767,21 @@ struct renderer::impl {
     slot_act.assign(next_slot, no_act);
     for (std::size_t i = 0; i < act.size(); ++i) {
       active& a = act[i];
-      a.v->resync = resync_everyone || resync_ids.count(a.v->id) != 0;
-      slot_act[a.v->slot] = static_cast<std::uint32_t>(i);
+      viewer& v = *a.v;
+      if (resync_everyone || resync_ids.count(v.id) != 0) {
+        ++counts.resync_requests;
+        v.resync_pending = true;
+      }
+      // render.md §4 rule 5: at most one resync per viewer per resync_window ticks; a request
+      // inside the window waits for its end.
+      v.resync = v.resync_pending &&
+                 (!v.last_resync || tick >= *v.last_resync + resync_window);
+      if (v.resync) {
+        ++counts.resyncs;
+        v.resync_pending = false;
+        v.last_resync = tick;
+      }
+      slot_act[v.slot] = static_cast<std::uint32_t>(i);
     }
     resync_everyone = false;
     resync_ids.clear();
@@ -1520,7 +1324,7 @@ struct renderer::impl {
     std::int32_t cached_dim = 0;
     double cached_x = 0, cached_z = 0;
     for (std::uint32_t r = 0; r < rows.size(); ++r) {
-      const tracker_table::row_info& e = rows[r];
+      const tracker_table<display>::row_info& e = rows[r];
       if (e.owner == nullptr) {
         continue;
       }
@@ -1640,10 +1444,81 @@ struct renderer::impl {
     }
   }
 
+  // ---------------------------------------------------------------------------------------
+  // Snapshot for a new packets subscriber (render.md §4 rule 6)
+
+  /// Every viewer's tracked state as of the last step, into `o` alone: per viewer in join order,
+  /// one entity_destroy of its tracked ids, their spawn bundles (current state, ascending entity
+  /// id), then the hidden players it has been sent. Tracker sets and what later steps send do not
+  /// change; the render.warning records of the encodes are dropped (the shared stream had them).
+  void snapshot(render_output& o) {
+    o.clear();
+    if (vers.empty()) {
+      return;
+    }
+    out = &o;
+    ++stamp; // bundle and delimiter caches point into the shared output: start them over
+    std::fill(last_to.begin(), last_to.end(), range_ref{0, 0});
+    arriving.clear();
+    const auto& rows = trackers.rows();
+    for (std::uint32_t r = 0; r < rows.size(); ++r) {
+      const tracker_table<display>::row_info& e = rows[r];
+      if (e.owner == nullptr) {
+        continue;
+      }
+      trackers.each(r, [&](std::uint32_t s) {
+        const std::uint32_t i = s < slot_act.size() ? slot_act[s] : no_act;
+        if (i != no_act) {
+          arriving.emplace_back(i, e.entity_id, e.owner);
+        }
+      });
+    }
+    order_by_viewer(arriving, arriving_scratch);
+    std::size_t next = 0;
+    for (std::size_t ai = 0; ai < act.size(); ++ai) {
+      const active& a = act[ai];
+      destroy_ids.clear();
+      spawn_list.clear();
+      for (; next < arriving.size() && std::get<0>(arriving[next]) == ai; ++next) {
+        destroy_ids.push_back(std::get<1>(arriving[next]));
+        spawn_list.push_back(std::get<2>(arriving[next]));
+      }
+      if (!destroy_ids.empty()) {
+        single(a, *build([&](byte_writer& w) { write_entity_destroy(w, *vers[a.ver], destroy_ids); }));
+      }
+      for (display* d : spawn_list) {
+        bundle_for(*d, a.ver);
+        const per_version& pv = d->versions[a.ver];
+        single(a, delimiter_bytes(a.ver));
+        single(a, range_ref{pv.spawn_begin, pv.spawn_size});
+        if (pv.meta_size != 0) {
+          single(a, range_ref{pv.meta_begin, pv.meta_size});
+        }
+        single(a, delimiter_bytes(a.ver));
+      }
+      for (const auto& [id, epoch] : a.v->hidden_seen) {
+        const auto hs = hidden.find(id);
+        const world::player_state* p = player(id);
+        if (hs == hidden.end() || hs->second.epoch != epoch || p == nullptr || !p->entity_id) {
+          continue;
+        }
+        single(a, *build([&](byte_writer& w) { write_flags(w, a.ver, *p, true); }));
+        if (hs->second.blank) {
+          single(a, *build([&](byte_writer& w) {
+            write_blank_equipment(w, *vers[a.ver], *p->entity_id);
+          }));
+        }
+      }
+    }
+    o.warnings.clear();
+    out = nullptr;
+  }
+
   void step(const api::frame& f, std::span<const world::player_state* const> ps, render_output& o) {
     o.clear();
     out = &o;
     players = ps;
+    tick = f.tick;
     ++stamp;
     std::fill(last_to.begin(), last_to.end(), range_ref{0, 0});
     if (vers.empty()) {
@@ -1690,6 +1565,14 @@ void renderer::resync(std::span<const std::string> players) {
 
 void renderer::resync_all() {
   impl_->resync_everyone = true;
+}
+
+void renderer::snapshot(render_output& out) {
+  impl_->snapshot(out);
+}
+
+render_counts renderer::counts() const noexcept {
+  return impl_->counts;
 }
 
 std::vector<display_info> renderer::displays() const {

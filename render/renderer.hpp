@@ -53,6 +53,24 @@ struct render_output {
   [[nodiscard]] std::span<const std::uint32_t> to(const packet_entry& e) const noexcept {
     return std::span<const std::uint32_t>(recipients).subspan(e.to_begin, e.to_count);
   }
+  /// Append `other`'s entries after these (recipient indexes refer to the same players).
+  void append(const render_output& other) {
+    const auto data_base = static_cast<std::uint32_t>(data.size());
+    const auto to_base = static_cast<std::uint32_t>(recipients.size());
+    data += other.data;
+    recipients.insert(recipients.end(), other.recipients.begin(), other.recipients.end());
+    for (packet_entry e : other.entries) {
+      e.data_begin += data_base;
+      e.to_begin += to_base;
+      entries.push_back(e);
+    }
+  }
+};
+
+/// What the renderer counted since it started (metrics).
+struct render_counts {
+  std::uint64_t resync_requests = 0; ///< viewers a render.resync listed (render.md §4 rule 5)
+  std::uint64_t resyncs = 0;         ///< resyncs the tracking pass made
 };
 
 /// A live display as state.get reports it (issue: catching up mid-emote).
@@ -89,8 +107,16 @@ public:
 
   /// render.resync (render.md §4 rule 5): the next tracking pass resyncs these viewers.
   void resync(std::span<const std::string> players);
-  /// The same for every viewer (a `subscribe` with packets).
+  /// The same for every viewer.
   void resync_all();
+
+  /// A snapshot for a new packets subscriber (render.md §4 rule 6): per viewer of the last step,
+  /// in join order, an entity_destroy of what it tracks, their spawn bundles with the current
+  /// state and its hidden-player packets, into `out` alone (recipients index the last step's
+  /// players). What later steps send does not change.
+  void snapshot(render_output& out);
+
+  [[nodiscard]] render_counts counts() const noexcept;
 
   /// The live displays, ascending handle.
   [[nodiscard]] std::vector<display_info> displays() const;

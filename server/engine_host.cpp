@@ -110,6 +110,22 @@ protocol::frame_packets engine_host::packets() const {
   return protocol::frame_packets{&packets_, player_names_};
 }
 
+protocol::frame_packets engine_host::packet_snapshot() {
+  renderer_.snapshot(snapshot_);
+  if (player_names_.size() != players_.size()) {
+    // step() names the players only when it made entries.
+    player_names_.clear();
+    for (const world::player_state* p : players_) {
+      player_names_.push_back(p->id);
+    }
+  }
+  return protocol::frame_packets{&snapshot_, player_names_};
+}
+
+render::render_counts engine_host::render_counts() const {
+  return renderer_.counts();
+}
+
 sim::state_snapshot engine_host::state(const sim::state_query& query) const {
   return engine_->state(query);
 }

@@ -33,6 +33,8 @@ public:
   [[nodiscard]] std::vector<render::display_info> displays() const override;
   std::int64_t render_resync(const protocol::render_resync_request& r) override;
   [[nodiscard]] protocol::frame_packets packets() const override;
+  [[nodiscard]] protocol::frame_packets packet_snapshot() override;
+  [[nodiscard]] render::render_counts render_counts() const override;
   bool describe_state(core::state_sink& s) const override;
   [[nodiscard]] std::optional<std::uint64_t> state_digest() const override;
 
@@ -58,6 +60,7 @@ private:
   std::vector<const world::player_state*> players_; ///< join order, at the last step
   std::vector<std::string> player_names_;           ///< their keys, when packets were made
   render::render_output packets_;
+  render::render_output snapshot_; ///< packet_snapshot()'s
 };
 
 /// The hosts of in-process scenario runs (`run`, `view`): the Engine on the scenario's emotes

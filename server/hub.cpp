@@ -384,10 +384,9 @@ void hub::handle_request(client& cl, const std::string& line) {
     if (cl.conn) {
       cl.conn->stop_idle_watch(); // protocol.md §2: a subscriber may stay quiet
     }
-    if (cl.sub->filter.packets) {
-      // render.md §4 rule 5: the new packets subscriber starts from a resync of every viewer.
-      host_.render_resync(protocol::render_resync_request{});
-    }
+    // render.md §4 rule 6: a new packets subscriber gets a snapshot of its own with the next
+    // frame; nothing anyone else receives changes.
+    cl.snapshot_pending = cl.sub->filter.packets;
     if (protocol::needs_reply(r.id, true)) {
       std::string out;
       protocol::encode_ok(out, r.id, tick);
@@ -533,9 +532,23 @@ void hub::run_tick() {
     host_.describe_state(sink);
     rec_->state_dump(f.tick, dump);
   }
+  std::optional<protocol::frame_packets> snapshot; // made at most once per tick
+  std::int64_t snapshots_waiting = 0;
   for (auto& [id, cl] : clients_) {
     if (!cl.sub || !cl.conn || cl.disconnected) {
       continue;
+    }
+    if (cl.snapshot_pending && cl.sub->filter.packets) {
+      // render.md §4 rule 6: at most one snapshot per connection per snapshot_window ticks.
+      if (cl.last_snapshot && f.tick < *cl.last_snapshot + snapshot_window) {
+        ++snapshots_waiting;
+      } else {
+        if (!snapshot) {
+          snapshot = host_.packet_snapshot();
+        }
+        send_with_snapshot(cl, f, packets, *snapshot);
+        continue;
+      }
     }
     // render.md §6: a frame with packets goes to a packets subscriber even without events.
     const bool has_packets = cl.sub->filter.packets && !packets.empty();
@@ -554,9 +567,38 @@ void hub::run_tick() {
   if (rec_ != nullptr) {
     rec_->flush();
   }
+  metrics_.render_snapshots_waiting = snapshots_waiting;
+  const render::render_counts rc = host_.render_counts();
+  metrics_.render_resync_requests_total = rc.resync_requests;
+  metrics_.render_resyncs_total = rc.resyncs;
   ++metrics_.ticks_total;
   metrics_.tick = host_.tick();
   metrics_.memos = {playback::decomposition_memo_stats(), protocol::transform_text_memo_stats()};
+}
+
+void hub::send_with_snapshot(client& cl, const api::frame& f, const protocol::frame_packets& shared,
+                             const protocol::frame_packets& snapshot) {
+  // This tick's entries, then the snapshot (render.md §4 rule 6), encoded for this connection
+  // alone: the shared encoder's lines stay what every other subscriber gets.
+  render::render_output merged;
+  if (shared.output != nullptr) {
+    merged = *shared.output;
+  }
+  if (snapshot.output != nullptr) {
+    merged.append(*snapshot.output);
+  }
+  protocol::frame_encoder own;
+  own.begin(f, protocol::frame_packets{&merged, snapshot.names});
+  const auto encoded = own.encode(cl.sub->filter);
+  cl.snapshot_pending = false;
+  cl.last_snapshot = f.tick;
+  ++metrics_.render_snapshots_total;
+  if (encoded->event_count == 0 && encoded->packet_count == 0 && !cl.sub->empty_frames) {
+    return; // no viewer and nothing happened: nothing to bring up to date
+  }
+  const shared_line line(encoded, &encoded->line);
+  const auto conn = cl.conn;
+  note(*conn, conn->send_frame(line, cl.sub->lossy));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -121,6 +121,9 @@ private:
     std::string name;
     std::optional<protocol::subscription> sub;
     bool disconnected = false; ///< its disconnect was applied (players left)
+    /// A packets subscription not yet brought up to date (render.md §4 rule 6).
+    bool snapshot_pending = false;
+    std::optional<api::tick_number> last_snapshot;
   };
   struct inbound {
     enum class kind : std::uint8_t { line, too_long, eof, closed };
@@ -140,6 +143,11 @@ private:
   void arm_timer();
   void on_timer();
   void run_tick();
+  /// This tick's frame for `cl` with its snapshot after the tick's entries (render.md §4 rule 6).
+  void send_with_snapshot(client& cl, const api::frame& f, const protocol::frame_packets& shared,
+                          const protocol::frame_packets& snapshot);
+  /// render.md §4 rule 6: at most one snapshot per connection per this many ticks.
+  static constexpr api::tick_number snapshot_window = 20;
   void continue_steps();
 
   void send(client& cl, std::string text);

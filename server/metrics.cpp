@@ -117,6 +117,18 @@ std::string metrics::render() const {
          slow_consumer_disconnects_total);
   scalar(out, "emote_sim_frames_dropped_total", "Frames dropped for lossy subscribers.", "counter",
          frames_dropped_total);
+  scalar(out, "emote_sim_render_snapshots_total",
+         "Snapshots sent to new packets subscribers (render.md §4 rule 6).", "counter",
+         render_snapshots_total);
+  scalar(out, "emote_sim_render_snapshots_waiting",
+         "Packets subscribers waiting for their snapshot's 20-tick window.", "gauge",
+         render_snapshots_waiting);
+  scalar(out, "emote_sim_render_resync_requests_total",
+         "Viewers listed by render.resync requests (render.md §4 rule 5).", "counter",
+         render_resync_requests_total);
+  scalar(out, "emote_sim_render_resyncs_total",
+         "Viewer resyncs made (at most one per viewer per 20 ticks).", "counter",
+         render_resyncs_total);
   scalar(out, "emote_sim_reloads_total", "Successful emote.reload requests.", "counter",
          reloads_total);
   scalar(out, "emote_sim_reload_failures_total", "Failed emote.reload requests (old catalog kept).",

@@ -54,6 +54,11 @@ struct metrics {
   std::uint64_t frames_total = 0;
   std::uint64_t slow_consumer_disconnects_total = 0;
   std::uint64_t frames_dropped_total = 0;
+  /// render.md §4 rules 5 and 6.
+  std::uint64_t render_snapshots_total = 0;
+  std::int64_t render_snapshots_waiting = 0;
+  std::uint64_t render_resync_requests_total = 0;
+  std::uint64_t render_resyncs_total = 0;
   std::uint64_t reloads_total = 0;
   std::uint64_t reload_failures_total = 0;
   /// `--record`: 1 once a write error stopped the recording (protocol.md §8); -1 when not

@@ -215,8 +215,8 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
       replayed_replies.erase(m->conn); // a reply belongs to the message just applied
       if (const auto* s = std::get_if<protocol::subscribe_request>(&decoded->body);
           s != nullptr && s->subscription.filter.packets) {
-        // As the server did: a packets subscriber resyncs every viewer (render.md §4 rule 5).
-        host.render_resync(protocol::render_resync_request{});
+        // A subscription changes nothing in the shared stream (render.md §4 rule 6): its
+        // snapshot went to that connection alone, outside what was recorded.
         continue;
       }
       (void)dispatch(host, owners, static_cast<std::uint64_t>(m->conn), *decoded, sink);

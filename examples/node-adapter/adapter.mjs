@@ -28,7 +28,7 @@ export async function startAdapter ({
   log = () => {}
 } = {}) {
   const link = await EmoteSimLink.connect({ host: emoteSimHost, port: emoteSimPort, token: emoteSimToken })
-  // Frames with packet entries for every viewer (render.md §6); a fresh subscription resyncs them.
+  // Frames with packet entries for every viewer (render.md §6); a fresh subscription brings a snapshot.
   const subscribed = await link.request('subscribe', { packets: true, events: ['player.visibility'] })
   if (!subscribed.ok) throw new Error(`emote-sim refused the subscription: ${subscribed.error.message}`)
 

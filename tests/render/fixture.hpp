@@ -104,8 +104,11 @@ struct fixture {
     }
   }
 
+  api::tick_number tick = 0; ///< the last step's
+
   std::vector<got> step(std::vector<api::event> events = {}) {
     api::frame f;
+    f.tick = ++tick;
     f.events = std::move(events);
     std::vector<const world::player_state*> ptrs;
     for (const auto& p : players) {

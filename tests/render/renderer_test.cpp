@@ -663,10 +663,22 @@ TEST_CASE("resync: destroy everything tracked, then the current state") {
   CHECK(got[2].entity_id == 1'000'000'001);
   CHECK(fx.step().empty()); // once
 
+  // render.md §4 rule 5: bob was never resynced, so at once; alice was, one tick ago, so her
+  // request waits for the end of the 20-tick window, once however often it is repeated.
+  const api::tick_number resynced = fx.tick - 1;
   fx.r->resync_all();
   const auto all = fx.step();
-  CHECK(received(all, "alice").size() == 9);
+  CHECK(received(all, "alice").empty());
   CHECK(received(all, "bob").size() == 9);
+  while (fx.tick + 1 < resynced + 20) {
+    fx.r->resync(who);
+    CHECK(received(fx.step(), "alice").empty());
+  }
+  const auto late = fx.step();
+  CHECK(fx.tick == resynced + 20);
+  CHECK(received(late, "alice").size() == 9);
+  CHECK(fx.step().empty());
+  CHECK(fx.r->counts().resyncs == 3);
 }
 
 TEST_CASE("the tracking pass shares spawn bytes between viewers of one version") {
@@ -945,4 +957,61 @@ TEST_CASE("hidden players are sent again after a client reset and on resync") {
   CHECK(received(fx.step(), "bob").size() == 2);
   // alice herself gets no tracking-pass packets about herself.
   CHECK(received(fx.step(), "alice").empty());
+}
+
+TEST_CASE("snapshot: every viewer's tracked state for one subscriber; later steps unchanged "
+          "(render.md §4 rule 6)") {
+  // Two renderers fed the same frames; one is also asked for snapshots. Their shared output must
+  // stay byte-identical.
+  fixture fx, twin;
+  for (fixture* f : {&fx, &twin}) {
+    f->add("alice", 769);
+    f->add("bob", 775, 3, 0);
+    f->add("far", 769, 1000, 0);
+  }
+  const std::vector<api::event> spawn{spawn_event(1, 1), spawn_event(1, 2)};
+  fx.step(spawn);
+  twin.step(spawn);
+  render_output snap;
+  fx.r->snapshot(snap);
+  // Per viewer in join order: destroy of what it tracks, then spawn bundles (4 packets each);
+  // the viewer out of range tracks nothing and gets nothing.
+  std::map<std::uint32_t, std::vector<std::int32_t>> ids; // recipient -> packet ids
+  std::vector<std::uint32_t> order;
+  for (const packet_entry& e : snap.entries) {
+    const auto to = snap.to(e);
+    REQUIRE(to.size() == 1);
+    if (order.empty() || order.back() != to[0]) {
+      order.push_back(to[0]);
+    }
+    ids[to[0]].push_back(static_cast<std::uint8_t>(snap.bytes(e)[0]));
+  }
+  CHECK(order == std::vector<std::uint32_t>{0, 1});
+  for (const std::uint32_t who : {0U, 1U}) {
+    const version_table& v = *find_version(who == 0 ? 769 : 775);
+    const auto id = [&](pk k) { return v.packet_ids[static_cast<std::size_t>(k)]; };
+    CHECK(ids[who] == std::vector<std::int32_t>{
+                          id(pk::entity_destroy), id(pk::bundle_delimiter), id(pk::spawn_entity),
+                          id(pk::entity_metadata), id(pk::bundle_delimiter),
+                          id(pk::bundle_delimiter), id(pk::spawn_entity), id(pk::entity_metadata),
+                          id(pk::bundle_delimiter)});
+  }
+  // The same snapshot twice; and the shared stream as if no snapshot had been made.
+  render_output again;
+  fx.r->snapshot(again);
+  CHECK(again.data == snap.data);
+  for (int k = 0; k < 3; ++k) {
+    api::ev_display_update up = {};
+    up.handle = 1;
+    api::transform_record t = identity_transform();
+    t.translation = {0, static_cast<float>(k + 1), 0};
+    up.transform = t;
+    up.interpolation_duration = 2;
+    const std::vector<api::event> ev{up};
+    fx.step(ev);
+    twin.step(ev);
+    CHECK(fx.out.data == twin.out.data);
+    CHECK(fx.out.recipients == twin.out.recipients);
+    CHECK(fx.out.entries.size() == twin.out.entries.size());
+  }
 }

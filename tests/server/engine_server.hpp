@@ -57,10 +57,12 @@ struct engine_server {
     boost::asio::post(io, [&] { server->stop([&] { done.set_value(); }); });
     REQUIRE(done.get_future().wait_for(5s) == std::future_status::ready);
   }
-  line_client client() {
+  /// A connection after its hello; `role` "observer" for an observer (no tokens are set).
+  line_client client(const std::string& role = "") {
     auto c = line_client::connect(server->bound()[0], 2s);
     REQUIRE(c.ok());
-    c->send_line(R"({"op":"hello","protocol":1})");
+    c->send_line(role.empty() ? std::string(R"({"op":"hello","protocol":1})")
+                              : R"({"op":"hello","protocol":1,"role":")" + role + "\"}");
     const auto w = c->read_line(2s);
     REQUIRE(w.has_value());
     CHECK(w->find(R"("emotes":11)") != std::string::npos);

@@ -3,6 +3,7 @@
 // usable after each. These cases need the Engine and are skipped in builds without it.
 #include "engine_server.hpp"
 #include "process.hpp"
+#include "render/tables.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/spdlog.h>
@@ -11,6 +12,7 @@
 #include <boost/asio/post.hpp>
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -293,6 +295,176 @@ TEST_CASE("[engine] server: viewers get packets; state.get has the displays; ren
   CHECK(t.ask(R"("op":"render.resync","players":["alice","carol","nobody"])")
             .find(R"("viewers":1)") != std::string::npos);
   CHECK(t.ask(R"("op":"render.resync")").find(R"("viewers":2)") != std::string::npos);
+}
+
+namespace {
+
+/// The bytes of base64 text (RFC 4648, padded).
+std::string from_base64(std::string_view b64) {
+  const std::string_view alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (const char c : b64) {
+    if (c == '=') {
+      break;
+    }
+    const auto k = alphabet.find(c);
+    REQUIRE(k != std::string_view::npos);
+    acc = (acc << 6) | static_cast<std::uint32_t>(k);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+/// The first byte of base64 text (the packet id of an entry: every id here is below 0x80).
+std::int32_t first_byte(std::string_view b64) {
+  return static_cast<std::uint8_t>(from_base64(b64).at(0));
+}
+
+/// The number of ids in the entity_destroy entries a frame line sends to `who` (each count
+/// below 0x80: the byte after the packet id).
+std::size_t destroyed_ids_for(const std::string& frame, const std::string& who,
+                              std::int32_t destroy_id) {
+  std::size_t n = 0;
+  rapidjson::Document d;
+  d.Parse(frame.c_str());
+  for (const auto& e : d["packets"].GetArray()) {
+    for (const auto& to : e["to"].GetArray()) {
+      const std::string bytes = from_base64(e["data"].GetString());
+      if (who == to.GetString() && static_cast<std::uint8_t>(bytes.at(0)) == destroy_id) {
+        n += static_cast<std::uint8_t>(bytes.at(1));
+      }
+    }
+  }
+  return n;
+}
+
+/// The packet ids of the entries a frame line sends to `who`, in order (render.md §6).
+std::vector<std::int32_t> packet_ids_for(const std::string& frame, const std::string& who) {
+  std::vector<std::int32_t> ids;
+  rapidjson::Document d;
+  d.Parse(frame.c_str());
+  if (!d.IsObject() || !d.HasMember("packets")) {
+    return ids;
+  }
+  for (const auto& e : d["packets"].GetArray()) {
+    bool listed = false;
+    for (const auto& to : e["to"].GetArray()) {
+      listed |= who == to.GetString();
+    }
+    if (listed) {
+      ids.push_back(first_byte(e["data"].GetString()));
+    }
+  }
+  return ids;
+}
+
+std::vector<std::string> frames_of(const std::vector<std::string>& lines) {
+  std::vector<std::string> f;
+  for (const auto& l : lines) {
+    if (l.starts_with(R"({"op":"frame")")) {
+      f.push_back(l);
+    }
+  }
+  return f;
+}
+
+} // namespace
+
+TEST_CASE("[engine] server: a packets subscriber gets a snapshot for itself only; an observer "
+          "that subscribes again and again changes nothing others receive (render.md §4 rule 6)") {
+  engine_server s;
+  auto plugin = s.client();
+  conversation p(plugin);
+  p.ok(R"("op":"subscribe","packets":true)");
+  p.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5],"protocol":769,)"
+       R"("entity_id":42)");
+  p.ok(R"("op":"player.join","player":"bob","position":[2,64,0],"protocol":769,"entity_id":43)");
+  p.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  p.ok(R"("op":"clock.step","ticks":2)"); // spawned
+  const auto* v = emote::render::find_version(769);
+  const std::int32_t spawn = v->packet_ids[static_cast<std::size_t>(emote::render::packet_kind::spawn_entity)];
+  const std::int32_t destroy = v->packet_ids[static_cast<std::size_t>(emote::render::packet_kind::entity_destroy)];
+  std::size_t spawned = 0;
+  for (const auto& f : frames_of(p.other)) {
+    const auto ids = packet_ids_for(f, "bob");
+    spawned += static_cast<std::size_t>(std::count(ids.begin(), ids.end(), spawn));
+  }
+  REQUIRE(spawned > 0); // the emote's displays, once each
+  p.other.clear();
+
+  // An observer subscribes with packets on every tick: the plugin's stream is as before (no
+  // destroy, no spawn: the emote only moves), and the observer gets one snapshot per window.
+  auto watcher = s.client("observer");
+  conversation o(watcher);
+  for (int k = 0; k < 5; ++k) {
+    o.ok(R"("op":"subscribe","packets":true)");
+    p.ok(R"("op":"clock.step","ticks":1)");
+  }
+  for (const auto& f : frames_of(p.other)) {
+    const auto ids = packet_ids_for(f, "bob");
+    CHECK(std::count(ids.begin(), ids.end(), spawn) == 0);
+    CHECK(std::count(ids.begin(), ids.end(), destroy) == 0);
+  }
+  // The observer's first frame: after the tick's entries, per viewer one destroy of what it
+  // tracks and the spawn bundles again, in join order.
+  o.ok(R"("op":"ping")");
+  const auto seen = frames_of(o.other);
+  REQUIRE_FALSE(seen.empty());
+  const auto first = packet_ids_for(seen.front(), "bob");
+  CHECK(std::count(first.begin(), first.end(), destroy) == 1);
+  const std::size_t tracked = destroyed_ids_for(seen.front(), "bob", destroy);
+  CHECK(tracked > 0);
+  CHECK(static_cast<std::size_t>(std::count(first.begin(), first.end(), spawn)) == tracked);
+  std::size_t snapshots = 0;
+  for (const auto& f : seen) {
+    const auto ids = packet_ids_for(f, "alice");
+    snapshots += std::count(ids.begin(), ids.end(), destroy) > 0 ? 1 : 0;
+  }
+  CHECK(snapshots == 1); // five subscribes within 20 ticks: one snapshot, the rest waiting
+  std::promise<std::string> text;
+  boost::asio::post(s.io, [&] { text.set_value(s.m.render()); });
+  const std::string metrics = text.get_future().get();
+  // The plugin's own subscription had its snapshot too (empty then: no viewer yet).
+  CHECK_MESSAGE(metrics.find("emote_sim_render_snapshots_total 2\n") != std::string::npos, metrics);
+  CHECK(metrics.find("emote_sim_render_snapshots_waiting 1\n") != std::string::npos);
+}
+
+TEST_CASE("[engine] server: render.resync resyncs a viewer at most once per 20 ticks "
+          "(render.md §4 rule 5)") {
+  engine_server s;
+  auto c = s.client();
+  conversation t(c);
+  t.ok(R"("op":"subscribe","packets":true)");
+  t.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5],"protocol":769)");
+  t.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  t.ok(R"("op":"clock.step","ticks":2)");
+  t.other.clear();
+  const auto* v = emote::render::find_version(769);
+  const std::int32_t destroy =
+      v->packet_ids[static_cast<std::size_t>(emote::render::packet_kind::entity_destroy)];
+  std::vector<int> destroy_ticks;
+  for (int k = 0; k < 25; ++k) {
+    t.ok(R"("op":"render.resync","players":["alice"])");
+    t.ok(R"("op":"clock.step","ticks":1)");
+  }
+  int tick = 0;
+  for (const auto& f : frames_of(t.other)) {
+    ++tick;
+    const auto ids = packet_ids_for(f, "alice");
+    if (std::count(ids.begin(), ids.end(), destroy) > 0) {
+      destroy_ticks.push_back(tick);
+    }
+  }
+  // The first request resyncs at once; the next ones wait for the window: 20 ticks later.
+  REQUIRE(destroy_ticks.size() == 2);
+  CHECK(destroy_ticks[1] - destroy_ticks[0] == 20);
 }
 
 TEST_CASE("[engine] python: the client's packet helpers on a viewer's frames") {
