@@ -5,6 +5,8 @@
 #include "engine/json/writer.hpp"
 
 #include "engine/core/memo.hpp"
+#include "engine/core/enum_names.hpp"
+#include "render/tables.hpp"
 
 #include <algorithm>
 #include <array>
@@ -857,7 +859,38 @@ void encode_welcome(std::string& out, const welcome_info& w) {
   o.raw(w.observer ? R"(,"role":"observer")" : R"(,"role":"controller")");
   o.raw(R"(,"emotes":)");
   o.i64(w.emotes);
-  o.raw("}\n");
+  // Per supported version, the play-state packet ids rendering uses (protocol.md §2), so that a
+  // plugin can recognise the backend's packets (render.md §5.5) without tables of its own.
+  static constexpr core::enum_names<render::packet_kind, render::packet_kind_count> packet_names{
+      {"bundle_delimiter", "spawn_entity", "entity_metadata", "entity_destroy",
+       "sync_entity_position", "entity_teleport", "entity_look", "entity_equipment"}};
+  o.raw(R"(,"minecraft":{)");
+  const char* sep = "";
+  for (const auto* v : render::versions()) {
+    o.raw(sep);
+    sep = ",";
+    o.str(std::to_string(v->protocol));
+    o.raw(R"(:{"version":)");
+    o.str(v->minecraft);
+    o.raw(R"(,"packets":{)");
+    const char* psep = "";
+    for (std::size_t k = 0; k < render::packet_kind_count; ++k) {
+      if (v->packet_ids[k] < 0) {
+        continue;
+      }
+      o.raw(psep);
+      psep = ",";
+      o.str(packet_names(static_cast<render::packet_kind>(k)));
+      o.raw(":");
+      o.i64(v->packet_ids[k]);
+    }
+    o.raw(R"(},"byte_serializer":)");
+    o.i64(v->serializer_ids[static_cast<std::size_t>(render::serializer::byte)]);
+    o.raw(R"(,"player_flags_index":)");
+    o.i64(v->player_flags_index);
+    o.raw("}");
+  }
+  o.raw("}}\n");
 }
 
 void encode_bye(std::string& out, std::string_view reason) {

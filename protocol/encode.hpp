@@ -182,7 +182,8 @@ struct welcome_info {
   std::int64_t emotes = 0;
   std::string_view build; ///< the build id (protocol.md §2); omitted when empty
 };
-/// `{"op":"welcome","protocol":1,"server":"emote-sim/V"[,"build":B],"tick":N,"tps":20,"clock":C,"role":R,"emotes":K}\n`
+/// `{"op":"welcome","protocol":1,"server":"emote-sim/V"[,"build":B],"tick":N,"tps":20,"clock":C,"role":R,"emotes":K,"minecraft":{...}}\n`
+/// (`minecraft`: the packet ids per supported version, protocol.md §2)
 void encode_welcome(std::string& out, const welcome_info& w);
 /// `{"op":"bye"[,"reason":R]}\n`
 void encode_bye(std::string& out, std::string_view reason = {});
