@@ -1,6 +1,6 @@
 // One list of error codes (protocol.md §3): the spec's list, the C++ names (engine/api/names.cpp)
-// and both clients' lists (clients/js ERROR_CODES and its ErrorCode type, clients/python
-// ERROR_CODES) hold the same codes in the same order. A code added in one place and forgotten in
+// and the clients' lists (clients/js ERROR_CODES and its ErrorCode type, clients/python
+// ERROR_CODES, clients/java ErrorCodes.ALL) hold the same codes in the same order. A code added in one place and forgotten in
 // another fails here.
 #include "engine/api/types.hpp"
 #include "engine/core/enum_names.hpp"
@@ -59,7 +59,7 @@ std::vector<std::string> cpp_names() {
 
 } // namespace
 
-TEST_CASE("error codes: protocol.md, the C++ names and both clients list the same codes") {
+TEST_CASE("error codes: protocol.md, the C++ names and the three clients list the same codes") {
   const auto cpp = cpp_names();
   REQUIRE(cpp.size() > 20);
   const auto spec =
@@ -71,4 +71,7 @@ TEST_CASE("error codes: protocol.md, the C++ names and both clients list the sam
   CHECK(quoted(between(dts, "export type ErrorCode =", "\n\n"), '\'') == cpp);
   const std::string py = read_text(root / "clients/python/emote_sim/_common.py");
   CHECK(quoted(between(py, "ERROR_CODES = (", ")"), '"') == cpp);
+  const std::string java =
+      read_text(root / "clients/java/src/main/java/emotesim/client/ErrorCodes.java");
+  CHECK(quoted(between(java, "List<String> ALL = List.of(", ");"), '"') == cpp);
 }
