@@ -1,0 +1,97 @@
+package emotesim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import emotesim.client.Client;
+import emotesim.client.ConnectionClosedException;
+import emotesim.client.ConnectionListener;
+import emotesim.client.Frame;
+import emotesim.client.PlayerState;
+import emotesim.client.Subscription;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * emote-sim killed and started again on the same port: the request in flight fails with a clear
+ * exception, requests while disconnected fail at once, and the client reconnects, joins its players
+ * again, subscribes again and resyncs, after which the viewer's packets flow again.
+ */
+class ReconnectTest {
+  @Test
+  void restartReconnectsRejoinsAndResyncs() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual")) {
+      String address = s.tcp;
+      BlockingQueue<String> happened = new LinkedBlockingQueue<>();
+      BlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
+      try (Client c = Client.connect(address, new Client.Options().timeout(Duration.ofSeconds(5))
+          .reconnect(Duration.ofMillis(50), Duration.ofMillis(400), Duration.ofSeconds(30)))) {
+        c.onConnection(new ConnectionListener() {
+          @Override
+          public void disconnected(String reason) {
+            happened.add("disconnected " + reason);
+          }
+
+          @Override
+          public void reconnected(JsonObject welcome, List<String> rejoined, long viewers) {
+            happened.add("reconnected " + rejoined + " viewers " + viewers);
+          }
+
+          @Override
+          public void reconnectFailed(Throwable cause) {
+            happened.add("failed " + cause);
+          }
+        });
+        c.onFrame(frames::add);
+        c.subscribe(Subscription.of().packets(true)).get(10, TimeUnit.SECONDS);
+        c.join("alice", PlayerState.of().position(0, 64, 0).protocol(769).entityId(7).name("alice"),
+            true).get(10, TimeUnit.SECONDS);
+        // The state to restore is the join's fields with the later updates merged.
+        c.update("alice", PlayerState.of().protocol(775)).get(10, TimeUnit.SECONDS);
+
+        // A request in flight: the server is stopped (SIGSTOP) so it cannot answer, then killed.
+        s.signal("STOP");
+        CompletableFuture<Void> inFlight = c.ping();
+        ServerProcess.sleep(100);
+        assertFalse(inFlight.isDone());
+        s.kill();
+        Throwable t = Client.cause(org.junit.jupiter.api.Assertions.assertThrows(
+            java.util.concurrent.ExecutionException.class, () -> inFlight.get(10, TimeUnit.SECONDS)));
+        ConnectionClosedException closed = assertInstanceOf(ConnectionClosedException.class, t);
+        assertTrue(closed.getMessage().contains("before the reply to ping"), closed.getMessage());
+        assertEquals("disconnected closed", happened.poll(10, TimeUnit.SECONDS));
+        // While it is down, requests fail at once rather than wait.
+        Throwable down = Client.cause(org.junit.jupiter.api.Assertions.assertThrows(
+            java.util.concurrent.ExecutionException.class, () -> c.ping().get(1, TimeUnit.SECONDS)));
+        assertTrue(down.getMessage().contains("reconnecting"), down.getMessage());
+        assertFalse(c.connected());
+
+        ServerProcess.sleep(300); // a few failed tries with backoff
+        s.listen(address);
+        assertEquals("reconnected [alice] viewers 1", happened.poll(20, TimeUnit.SECONDS));
+        assertTrue(c.connected());
+        // The new server knows alice, a viewer on her last protocol, and the subscription is back.
+        JsonObject state = c.state("alice").get(10, TimeUnit.SECONDS);
+        assertEquals("alice", state.getAsJsonArray("players").get(0).getAsJsonObject().get("player").getAsString());
+        frames.clear();
+        c.play("alice", "sample:wave").get(10, TimeUnit.SECONDS);
+        c.step(2).get(10, TimeUnit.SECONDS);
+        c.ping().get(10, TimeUnit.SECONDS);
+        List<Integer> protocols = new java.util.ArrayList<>();
+        for (Frame f : frames) {
+          f.packetsFor("alice").forEach(p -> protocols.add(p.protocol()));
+        }
+        assertFalse(protocols.isEmpty(), "the subscription with packets was restored");
+        assertEquals(java.util.Set.of(775), java.util.Set.copyOf(protocols));
+      }
+    }
+  }
+}
