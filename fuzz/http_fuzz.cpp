@@ -31,6 +31,8 @@ const http_routes& routes() {
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "index.html") << "<html></html>\n";
     x.assets = dir;
+    x.files = std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(
+        emote::server::load_assets(dir));
     x.metrics = [] { return std::string("emote_sim_ticks_total 1\n"); };
     x.observer = [](emote::server::connection::socket_type, std::string) {};
     x.documents.push_back({"/viewer.json", "application/json",
@@ -72,10 +74,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0; // incomplete: the listener waits for more (bounded by its timeout)
   }
   const http_answer a = emote::server::answer_request(routes(), parser.get());
-  require(a.status == http_answer::upgrade || a.status == 200 || a.status == 404 ||
-          a.status == 405);
+  require(a.status == http_answer::upgrade || a.status == 200 || a.status == 403 ||
+          a.status == 404 || a.status == 405);
   if (a.status == 200 && a.content_type.starts_with("text/html")) {
-    require(a.body == "<html></html>\n");
+    require((a.shared ? *a.shared : a.body) == "<html></html>\n");
   }
   return 0;
 }

@@ -46,7 +46,7 @@ player_view make_player() {
   p.right_hand = {"minecraft:bow", false};
   p.left_hand = {"minecraft:crossbow", true};
   p.head = {"minecraft:diamond_helmet", false};
-  p.scores = {{"combo", 12}, {"", 3}};
+  p.scores = {{"", 3}, {"combo", 12}}; // sorted by objective, as player views are
   p.using_item = true;
   p.use_duration = 20;
   p.use_remaining = 7;

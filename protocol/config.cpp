@@ -492,6 +492,18 @@ const config_key table[] = {
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.limits.reserved_controller_connections);
         }),
+    row("limits.max_pending_connections", config_type::integer, 1, 1000000, "64",
+        "limits-max-pending-connections", "EMOTE_SIM_LIMITS_MAX_PENDING_CONNECTIONS", "N",
+        "connections waiting for their hello at once (at most max_connections minus the reserved)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_pending_connections);
+        }),
+    row("limits.max_pending_per_address", config_type::integer, 1, 1000000, "8",
+        "limits-max-pending-per-address", "EMOTE_SIM_LIMITS_MAX_PENDING_PER_ADDRESS", "N",
+        "connections of one peer address waiting for their hello at once",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.max_pending_per_address);
+        }),
     row("limits.idle_timeout_seconds", config_type::integer, 0, 86400, "120",
         "limits-idle-timeout-seconds", "EMOTE_SIM_LIMITS_IDLE_TIMEOUT_SECONDS", "SECONDS",
         "close a connection that neither subscribes nor sends for this long (0: never)",
@@ -508,6 +520,34 @@ const config_key table[] = {
         "127.0.0.1; empty: off)",
         [](const config_key&, const config_value& v, server_config& c) {
           return http_address_value(v, c.http);
+        }),
+    row("http_origins", config_type::string_list, 0, 0, "[]", "http-origins",
+        "EMOTE_SIM_HTTP_ORIGINS", "ORIGIN",
+        "a web origin (https://host[:port], or *) besides the listener's own whose pages may open "
+        "/ws; repeat for several (replaces the list)",
+        [](const config_key&, const config_value& v, server_config& c) -> problem {
+          const json_value& j = *v.value;
+          if (!j.is_array()) {
+            return bad("must be an array of origins");
+          }
+          std::vector<std::string> list;
+          for (std::size_t i = 0; i < j.as_array().size(); ++i) {
+            const json_value& e = j.as_array()[i];
+            if (!e.is_string()) {
+              return bad("must be a string", index(i));
+            }
+            const std::string& o = e.as_string();
+            const bool scheme = o.starts_with("http://") || o.starts_with("https://");
+            const auto host = std::string_view(o).substr(o.find("://") + 3);
+            if (o != "*" && (!scheme || host.empty() ||
+                             host.find_first_of("/?#@ ") != std::string_view::npos)) {
+              return bad("must be * or an origin like https://viewer.example.com[:port] (no path)",
+                         index(i));
+            }
+            list.push_back(o);
+          }
+          c.http_origins = std::move(list);
+          return std::nullopt;
         }),
     // render.md §2
     row("render.entity_id_base", config_type::integer, 1, int32_max, "1000000000",
@@ -946,6 +986,11 @@ core::result<server_config, config_error> config_loader::build() const {
     }
     return failure{config_error{"render.entity_id_base", "defaults", p->message}};
   }
+  cfg.engine.display_entity_ids_first = cfg.render.entity_id_base;
+  cfg.engine.display_entity_ids_last =
+      cfg.render.entity_id_base + (cfg.engine.max_active_display_entities == 0
+                                       ? std::int64_t{1} << 20
+                                       : std::int64_t{cfg.engine.max_active_display_entities});
 
   // The effective configuration, in the file's shape: the keys some layer set, tokens blanked,
   // paths absolute (so a recording's header names the folder wherever replay runs).

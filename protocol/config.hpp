@@ -44,6 +44,10 @@ struct limits_config {
   /// protocol.md §2: observers may hold at most max_connections minus this many connections (at
   /// least 1), so idle observers never keep the controller out.
   std::int64_t reserved_controller_connections = 4;
+  /// protocol.md §2: connections waiting for their hello, at once and per peer address (the
+  /// oldest is closed to make room for a new one).
+  std::int64_t max_pending_connections = 64;
+  std::int64_t max_pending_per_address = 8;
   /// protocol.md §2: a connection that has said hello and neither subscribes nor sends anything
   /// for this long is closed with `bye` `idle_timeout` (0: never).
   std::int64_t idle_timeout_seconds = 120;
@@ -66,6 +70,9 @@ struct server_config {
   limits_config limits;
   std::optional<listen_address> metrics; ///< TCP address of the /metrics endpoint
   std::optional<listen_address> http;    ///< TCP address of the viewer, its WebSocket and /metrics
+  /// protocol.md §10: the web origins (`https://host[:port]`, or `*`) besides the listener's own
+  /// whose pages may open `/ws`; their hosts are also accepted in `Host`.
+  std::vector<std::string> http_origins;
   std::filesystem::path record;          ///< empty: no recording
   bool record_frames = false;
   /// protocol.md §8: a full state dump every this many ticks (0: digests only).

@@ -4,6 +4,7 @@
 #include "engine/core/identifier.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
+#include "engine/molang/queries.hpp"
 #include "engine/world/player_fields.hpp"
 #include "protocol/item.hpp"
 #include "render/tables.hpp"
@@ -26,6 +27,9 @@ using F = api::player_fields;
 
 /// Cells one world.blocks request may touch (docs/guide/wire-format.md "Client ops").
 constexpr std::uint64_t max_block_cells = std::uint64_t{1} << 24;
+// protocol.md §5: a player's permissions (at most) and the longest score or permission name.
+constexpr std::size_t max_permissions = 1024;
+constexpr std::size_t max_map_key_bytes = 256;
 
 std::string member_path(const std::string& base, std::string_view key) {
   std::string p = base;
@@ -223,12 +227,21 @@ struct checker {
   }
 
   template <class T, class Read>
-  bool map_of(const Value& v, const std::string& path, std::map<std::string, T>& out, Read read) {
+  bool map_of(const Value& v, const std::string& path, std::map<std::string, T>& out, Read read,
+              std::size_t max_entries) {
     if (!v.IsObject()) {
       return fail(path, "must be an object");
     }
+    if (v.MemberCount() > max_entries) {
+      return fail(path, "must have at most " + std::to_string(max_entries) + " entries (has " +
+                            std::to_string(v.MemberCount()) + ")");
+    }
     out.clear();
     for (const auto& m : v.GetObject()) {
+      if (m.name.GetStringLength() > max_map_key_bytes) {
+        return fail(member_path(path, json::string_of(m.name).substr(0, 32)),
+                    "a name is at most " + std::to_string(max_map_key_bytes) + " bytes");
+      }
       T value{};
       if (!(this->*read)(m.value, member_path(path, json::string_of(m.name)), value)) {
         return false;
@@ -281,13 +294,15 @@ bool read_field(checker& c, const Value& v, const std::string& path,
   out = std::move(s);
   return true;
 }
+// protocol.md §5: the keyed lists a player update carries are bounded, so that what the engine
+// does per lookup (molang.md §6) and per update stays bounded too.
 bool read_field(checker& c, const Value& v, const std::string& path,
                 std::map<std::string, bool>& out) {
-  return c.map_of(v, path, out, &checker::boolean);
+  return c.map_of(v, path, out, &checker::boolean, max_permissions); // permissions
 }
 bool read_field(checker& c, const Value& v, const std::string& path,
                 std::map<std::string, std::int32_t>& out) {
-  return c.map_of(v, path, out, &checker::i32);
+  return c.map_of(v, path, out, &checker::i32, molang::max_scores); // scores
 }
 
 // The viewer fields (render.md §2), apart from the simulation's table: they change no player

@@ -26,7 +26,8 @@ const cli_command& check_cli() {
         "Validate Animation and Sequence files (directories are searched for *.json). Several\n"
         "PATHs load as one content set. Exit status 1 when there is any error (with --strict\n"
         "also any warning). Every emote with Molang gets its worst-case Molang operations per\n"
-        "tick, and a warning when they exceed the per-tick session budget (players.md §8.6).\n"
+        "tick (a q.scoreboard lookup counted at a player's 1,024 scores, molang.md §6), and a\n"
+        "warning when they exceed the per-tick session budget (players.md §8.6).\n"
         "Exit status: 0 no error, 1 an error (or, with --strict, a warning), 2 a usage error.\n";
     c.options = {value_option("format", "F",
                               "text (default); json: one object per problem with file, line,\n"

@@ -1,7 +1,9 @@
 // `emote-sim health [--config FILE] [--listen ADDR]...`: the container healthcheck. Reads the
 // configuration as serve does, connects to the first listen address (TCP or Unix socket), says
 // hello as an observer (with the observer token when one is configured) and expects the welcome
-// (protocol.md §2). Exit status 0 healthy, 1 not.
+// (protocol.md §2). A `bye` `max_connections` also shows a live server whose connection slots are
+// taken: healthy, so a liveness probe never restarts a server for being busy. Exit status 0
+// healthy, 1 not.
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 #include "server/line_client.hpp"
@@ -30,8 +32,9 @@ const cli_command& health_cli() {
     c.description =
         "Reads the configuration as serve does (the file, EMOTE_SIM_* variables, then these\n"
         "options), connects to the first listen address, says hello as an observer and waits\n"
-        "up to 3 s for the welcome. Exit status 0 when it came, 1 otherwise (the reason on\n"
-        "stderr). Works for TCP and Unix-socket listeners alike.\n";
+        "up to 3 s for the welcome. Exit status 0 when it came (or the server answered that its\n"
+        "connections are full: it is alive), 1 otherwise (the reason on stderr). Works for TCP\n"
+        "and Unix-socket listeners alike.\n";
     c.options.push_back(config_file_option());
     for (auto& o : config_cli_options(health_config_keys)) {
       c.options.push_back(o);
@@ -85,8 +88,18 @@ int cmd_health(std::span<const std::string_view> argv) {
   rapidjson::Document doc;
   const bool parsed_ok = !json::parse_wire(*line, doc).has_value() && doc.IsObject();
   const auto op = parsed_ok ? doc.FindMember("op") : rapidjson::Value::ConstMemberIterator{};
-  if (!parsed_ok || op == doc.MemberEnd() || !op->value.IsString() ||
-      std::string_view(op->value.GetString()) != "welcome") {
+  const std::string_view op_name =
+      parsed_ok && op != doc.MemberEnd() && op->value.IsString() ? op->value.GetString() : "";
+  if (op_name == "bye") {
+    const auto reason = doc.FindMember("reason");
+    if (reason != doc.MemberEnd() && reason->value.IsString() &&
+        std::string_view(reason->value.GetString()) == "max_connections") {
+      std::printf("healthy: %s answers, its connections are full: %s\n", where.c_str(),
+                  line->c_str());
+      return 0;
+    }
+  }
+  if (op_name != "welcome") {
     std::fprintf(stderr, "emote-sim health: %s: no welcome: %.200s\n", where.c_str(),
                  line->c_str());
     return 1;

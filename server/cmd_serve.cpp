@@ -6,6 +6,7 @@
 #include "server/build_info.hpp"
 #include "server/cli_args.hpp"
 #include "server/content_loader.hpp"
+#include "server/fd_limit.hpp"
 #include "server/http_listener.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
@@ -112,6 +113,19 @@ int cmd_serve(std::span<const std::string_view> argv) {
                  cfg.record_frames ? " (with frames)" : "");
   }
 
+  // protocol.md §10: the soft descriptor limit is raised to the hard one and the connection caps
+  // are fitted into it, so that accepting never fails for want of a descriptor.
+  const descriptor_limit fds = raise_descriptor_limit();
+  const bool metrics_apart = cfg.metrics && (!cfg.http || cfg.metrics->text() != cfg.http->text());
+  const std::size_t http_listeners = (cfg.http ? 1U : 0U) + (metrics_apart ? 1U : 0U);
+  const connection_caps caps = fit_connection_caps(fds.soft, cfg.limits.max_connections,
+                                                   http_settings{}.max_connections, http_listeners);
+  spdlog::log(caps.lowered ? spdlog::level::warn : spdlog::level::info,
+              "descriptor limit {} (was {}, hard {}): up to {} line connections{}{}", fds.soft,
+              fds.before, fds.hard, caps.line,
+              http_listeners > 0 ? ", " + std::to_string(caps.http) + " per HTTP listener" : "",
+              caps.lowered ? " (lowered to fit; raise the hard limit, e.g. ulimit -Hn)" : "");
+
   boost::asio::io_context io;
   metrics m;
   hub_settings settings;
@@ -119,6 +133,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
   settings.tps = cfg.tps;
   settings.auth = cfg.auth;
   settings.limits = cfg.limits;
+  settings.limits.max_connections = caps.line;
   settings.idle_timeout = std::chrono::seconds(cfg.limits.idle_timeout_seconds);
   settings.caches = cfg.engine.caches;
   hub server(io, settings, sh.sim(), sh.extras(), m, rec.get());
@@ -142,7 +157,10 @@ int cmd_serve(std::span<const std::string_view> argv) {
     routes.observer = [&server](connection::socket_type s, std::string peer) {
       server.accept(std::move(s), std::move(peer));
     };
-    auto h = http_listener::open(io, *cfg.http, std::move(routes));
+    http_settings viewer_settings;
+    viewer_settings.max_connections = caps.http;
+    viewer_settings.origins = cfg.http_origins;
+    auto h = http_listener::open(io, *cfg.http, std::move(routes), viewer_settings);
     if (!h) {
       spdlog::critical("{}", h.error());
       return 1;
@@ -150,11 +168,12 @@ int cmd_serve(std::span<const std::string_view> argv) {
     http.push_back(std::move(h).value());
     spdlog::info("viewer at http://{}/", http.back()->bound().text());
   }
-  if (cfg.metrics && (!cfg.http || cfg.metrics->text() != cfg.http->text())) {
+  if (metrics_apart) {
     http_routes routes;
     routes.metrics = render_metrics;
     http_settings metrics_settings;
     metrics_settings.name = "metrics";
+    metrics_settings.max_connections = caps.http;
     auto h = http_listener::open(io, *cfg.metrics, std::move(routes), metrics_settings);
     if (!h) {
       spdlog::critical("{}", h.error());

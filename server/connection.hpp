@@ -81,10 +81,12 @@ enum class close_reason : std::uint8_t {
   slow_consumer,
   server_stopping,
   idle_timeout, ///< said hello, then neither subscribed nor sent anything for too long
+  evicted,      ///< pending: the oldest, closed to make room for a new connection
 };
-inline constexpr core::enum_names<close_reason, 10> close_reason_names{
+inline constexpr core::enum_names<close_reason, 11> close_reason_names{
     {"closed by the peer", "bye", "max_connections", "bad hello", "unauthorized", "line too long",
-     "hello_timeout", "slow_consumer", "server_stopping", "idle_timeout"}};
+     "hello_timeout", "slow_consumer", "server_stopping", "idle_timeout",
+     "evicted (the oldest pending connection)"}};
 
 class connection : public std::enable_shared_from_this<connection> {
 public:

@@ -13,6 +13,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <fstream>
@@ -32,6 +33,7 @@ using error_code = boost::system::error_code;
 namespace {
 
 constexpr std::size_t max_asset_bytes = std::size_t{64} << 20;
+constexpr std::size_t max_assets_total = std::size_t{256} << 20;
 constexpr std::size_t max_bridged_line = std::size_t{64} << 20;
 
 std::string_view content_type_of(const std::filesystem::path& p) {
@@ -73,18 +75,81 @@ bool safe_asset_path(std::string_view p) {
   return p.find("..") == std::string_view::npos && p.front() != '/';
 }
 
-std::optional<std::string> read_file(const std::filesystem::path& p) {
-  std::error_code sec;
-  if (!std::filesystem::is_regular_file(p, sec) || std::filesystem::file_size(p, sec) > max_asset_bytes) {
-    return std::nullopt;
-  }
+std::optional<std::string> read_file(const std::filesystem::path& p, std::uintmax_t size) {
   std::ifstream in(p, std::ios::binary);
   if (!in) {
     return std::nullopt;
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return std::move(s).str();
+  std::string out(static_cast<std::size_t>(size), '\0');
+  in.read(out.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+/// The host of `host[:port]` (`[v6]:port` too), lower-cased, without the brackets.
+std::string host_part(std::string_view host_port) {
+  if (host_port.starts_with('[')) {
+    const auto close = host_port.find(']');
+    return close == std::string_view::npos ? std::string() : lower(host_port.substr(1, close - 1));
+  }
+  const auto colon = host_port.find(':');
+  return lower(host_port.substr(0, colon));
+}
+
+/// protocol.md §10: a /ws request's `Host` must name this machine in a way a foreign page cannot
+/// (an IP literal or `localhost`: DNS rebinding goes through a name), or the host of a configured
+/// origin.
+bool allowed_host(std::string_view host_header, const std::vector<std::string>& origins) {
+  const std::string host = host_part(host_header);
+  if (host.empty()) {
+    return false;
+  }
+  if (host == "localhost") {
+    return true;
+  }
+  boost::system::error_code ec;
+  (void)asio::ip::make_address(host, ec);
+  if (!ec) {
+    return true;
+  }
+  for (const auto& o : origins) {
+    if (o == "*") {
+      return true;
+    }
+    const auto at = o.find("://");
+    if (at != std::string::npos && host_part(std::string_view(o).substr(at + 3)) == host) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// protocol.md §10: a browser names the page's origin; only the listener's own (the origin of
+/// the `Host` it was asked as) and the configured ones may open /ws. No Origin: not a browser.
+bool allowed_origin(std::string_view origin, std::string_view host_header,
+                    const std::vector<std::string>& origins) {
+  if (origin.empty()) {
+    return true;
+  }
+  const std::string o = lower(origin);
+  const std::string host = lower(host_header);
+  if (o == "http://" + host || o == "https://" + host) {
+    return true;
+  }
+  return std::any_of(origins.begin(), origins.end(),
+                     [&](const std::string& a) { return a == "*" || lower(a) == o; });
 }
 
 /// The value of `key` in a URL query (`a=1&token=x`), percent-decoded.
@@ -125,51 +190,108 @@ std::string query_value(std::string_view query, std::string_view key) {
 
 std::optional<http_answer> answer_parse_error(const boost::system::error_code& ec) {
   if (ec == http::error::header_limit) {
-    return http_answer{431, "text/plain", "too large\n", {}};
+    return http_answer{431, "text/plain", "too large\n", {}, {}};
   }
   if (ec.category() == http::make_error_code(http::error::bad_target).category() &&
       ec != http::error::end_of_stream && ec != http::error::partial_message &&
       ec != http::error::need_more) {
-    return http_answer{400, "text/plain", "bad request: " + ec.message() + "\n", {}};
+    return http_answer{400, "text/plain", "bad request: " + ec.message() + "\n", {}, {}};
   }
   return std::nullopt;
 }
 
-http_answer answer_request(const http_routes& r, const http::request<http::empty_body>& req) {
+std::map<std::string, std::shared_ptr<const std::string>>
+load_assets(const std::filesystem::path& folder) {
+  std::map<std::string, std::shared_ptr<const std::string>> out;
+  std::error_code ec;
+  std::filesystem::recursive_directory_iterator it(
+      folder, std::filesystem::directory_options::skip_permission_denied, ec);
+  std::size_t total = 0;
+  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const auto& entry = *it;
+    const std::string name = entry.path().filename().string();
+    std::error_code sec;
+    // Hidden names and symbolic links are never served (nor is what is under them).
+    if (name.starts_with('.') || entry.is_symlink(sec)) {
+      if (entry.is_directory(sec)) {
+        it.disable_recursion_pending();
+      }
+      continue;
+    }
+    if (!entry.is_regular_file(sec)) {
+      continue;
+    }
+    const auto size = entry.file_size(sec);
+    if (sec || size > max_asset_bytes || total + size > max_assets_total) {
+      continue;
+    }
+    const std::string rel = entry.path().lexically_relative(folder).generic_string();
+    if (!safe_asset_path(rel)) {
+      continue;
+    }
+    if (auto body = read_file(entry.path(), size)) {
+      total += body->size();
+      out.emplace(rel, std::make_shared<const std::string>(std::move(*body)));
+    }
+  }
+  return out;
+}
+
+http_answer answer_request(const http_routes& r, const http::request<http::empty_body>& req,
+                           const std::vector<std::string>& origins) {
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
-    return {405, "text/plain", "only GET\n", {}};
+    return {405, "text/plain", "only GET\n", {}, {}};
   }
   const std::string_view target(req.target().data(), req.target().size());
   const auto q = target.find('?');
   const std::string_view path = target.substr(0, q);
   const std::string_view query =
       q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+  if (path == "/healthz") {
+    // A liveness probe: answering proves the server's event loop runs (it also runs the hub).
+    return {200, "text/plain", "ok\n", {}, {}};
+  }
   if (path == "/metrics" && r.metrics) {
-    return {200, "text/plain; version=0.0.4; charset=utf-8", r.metrics(), {}};
+    return {200, "text/plain; version=0.0.4; charset=utf-8", r.metrics(), {}, {}};
   }
   if (path == "/ws" && r.observer && websocket::is_upgrade(req)) {
-    return {http_answer::upgrade, {}, {}, query_value(query, "token")};
+    const auto host = req[http::field::host];
+    const auto origin = req[http::field::origin];
+    const std::string_view host_v(host.data(), host.size());
+    const std::string_view origin_v(origin.data(), origin.size());
+    if (!allowed_host(host_v, origins)) {
+      return {403, "text/plain",
+              "forbidden: Host '" + std::string(host_v.substr(0, 200)) +
+                  "' is not this server (an IP address, localhost, or a host of http_origins)\n",
+              {}, {}};
+    }
+    if (!allowed_origin(origin_v, host_v, origins)) {
+      return {403, "text/plain",
+              "forbidden: pages of origin '" + std::string(origin_v.substr(0, 200)) +
+                  "' may not open /ws (config http_origins)\n",
+              {}, {}};
+    }
+    return {http_answer::upgrade, {}, {}, query_value(query, "token"), {}};
   }
   for (const auto& d : r.documents) {
     if (path == d.path) {
-      return {200, d.content_type, *d.body, {}};
+      return {200, d.content_type, *d.body, {}, {}};
     }
   }
   if (r.assets && path.starts_with('/')) {
     const std::string_view rel = path == "/" ? std::string_view("index.html") : path.substr(1);
-    if (safe_asset_path(rel)) {
-      const auto file = *r.assets / std::string(rel);
-      if (auto body = read_file(file)) {
-        return {200, std::string(content_type_of(file)), std::move(*body), {}};
+    if (r.files) {
+      if (const auto found = r.files->find(std::string(rel)); found != r.files->end()) {
+        return {200, std::string(content_type_of(found->first)), {}, {}, found->second};
       }
     }
   } else if (!r.assets && path == "/" && r.observer) {
     return {404, "text/plain",
             "the viewer is not built: run scripts/build-viewer (needs npm), or set "
             "EMOTE_SIM_VIEWER_DIR to its folder\n",
-            {}};
+            {}, {}};
   }
-  return {404, "text/plain", r.metrics && !r.observer ? "see /metrics\n" : "not found\n", {}};
+  return {404, "text/plain", r.metrics && !r.observer ? "see /metrics\n" : "not found\n", {}, {}};
 }
 
 struct http_listener::state : std::enable_shared_from_this<http_listener::state> {
@@ -202,16 +324,28 @@ struct open_slot {
   std::shared_ptr<listener_state> st;
 };
 
+/// Counts an open WebSocket for as long as it lives.
+struct ws_slot {
+  explicit ws_slot(std::shared_ptr<listener_state> s) : st(std::move(s)) { ++st->stats.websockets; }
+  ~ws_slot() { --st->stats.websockets; }
+  ws_slot(const ws_slot&) = delete;
+  ws_slot& operator=(const ws_slot&) = delete;
+  std::shared_ptr<listener_state> st;
+};
+
 /// A WebSocket bridged to the hub over a socket pair: the hub's end carries the line protocol,
 /// this end turns each line into a text message and each message into a line. One write in
-/// flight each way, so a browser that does not read stops this bridge reading the hub's socket
-/// and the hub's outbound budget applies (protocol.md §1).
+/// flight each way; what the hub sends is read ahead only up to a bound while a write to the
+/// browser is in flight, so a browser that does not read stops this bridge reading the hub's
+/// socket and the hub's outbound budget applies (protocol.md §1). The hub's side is always being
+/// read, so its close is seen at once: the last lines are then flushed and the WebSocket closed
+/// within `ws_linger`. A write the browser does not take within `ws_write_timeout` closes it.
 class ws_bridge : public std::enable_shared_from_this<ws_bridge> {
 public:
   ws_bridge(beast::tcp_stream stream, asio::local::stream_protocol::socket local,
             std::shared_ptr<listener_state> st)
-      : ws_(std::move(stream)), local_(std::move(local)), slot_(std::move(st)),
-        lines_(max_bridged_line) {}
+      : ws_(std::move(stream)), local_(std::move(local)), slot_(st), ws_count_(st),
+        write_timer_(local_.get_executor()), linger_timer_(local_.get_executor()) {}
 
   void start(http::request<http::empty_body> req, std::string token) {
     beast::get_lowest_layer(ws_).expires_never();
@@ -235,6 +369,7 @@ public:
                             self->shut();
                             return;
                           }
+                          self->accepted_ = true;
                           self->read_browser();
                           self->read_hub();
                         });
@@ -242,6 +377,8 @@ public:
   }
 
 private:
+  static constexpr std::size_t read_ahead = 65536; ///< hub bytes buffered beyond a whole line
+
   void read_browser() {
     ws_.async_read(in_, [self = shared_from_this()](const error_code& ec, std::size_t) {
       if (ec) {
@@ -262,32 +399,105 @@ private:
     });
   }
 
+  /// Whether the buffered hub bytes hold a whole line (from `scanned_` on).
+  bool has_line() {
+    const auto nl = pending_.find('\n', scanned_);
+    scanned_ = nl == std::string::npos ? pending_.size() : nl;
+    return nl != std::string::npos;
+  }
+
   void read_hub() {
-    asio::async_read_until(
-        local_, lines_, '\n', [self = shared_from_this()](const error_code& ec, std::size_t n) {
-          if (ec) {
-            // The hub closed (bye, refused hello) or the line was too long: close politely.
-            self->ws_.async_close(websocket::close_code::normal,
-                                  [self](const error_code&) { self->shut(); });
-            return;
-          }
-          self->down_.assign(asio::buffers_begin(self->lines_.data()),
-                             asio::buffers_begin(self->lines_.data()) +
-                                 static_cast<std::ptrdiff_t>(n - 1));
-          self->lines_.consume(n);
-          self->ws_.text(true);
-          self->ws_.async_write(asio::buffer(self->down_),
-                                [self](const error_code& e, std::size_t) {
-                                  if (e) {
-                                    self->shut();
-                                    return;
-                                  }
-                                  self->read_hub();
-                                });
-        });
+    if (reading_hub_ || hub_closed_ || closed_) {
+      return;
+    }
+    // Backpressure: with a whole line waiting and enough read ahead, wait for the browser.
+    if (pending_.size() >= read_ahead && has_line()) {
+      return;
+    }
+    if (pending_.size() > max_bridged_line) {
+      shut(); // a line longer than any the hub sends
+      return;
+    }
+    reading_hub_ = true;
+    local_.async_read_some(asio::buffer(chunk_),
+                           [self = shared_from_this()](const error_code& ec, std::size_t n) {
+                             self->reading_hub_ = false;
+                             if (self->closed_) {
+                               return;
+                             }
+                             self->pending_.append(self->chunk_.data(), n);
+                             if (ec) {
+                               self->hub_closed();
+                               return;
+                             }
+                             self->pump();
+                             self->read_hub();
+                           });
+  }
+
+  /// The hub closed its side (bye, a refused hello, a slow consumer): flush what came, then
+  /// close the WebSocket, all within ws_linger.
+  void hub_closed() {
+    hub_closed_ = true;
+    linger_timer_.expires_after(slot_.st->settings.ws_linger);
+    linger_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+      if (!ec) {
+        self->shut();
+      }
+    });
+    pump();
+  }
+
+  /// Send the next whole line, if no write is in flight; after the hub's close and its last
+  /// line, close the WebSocket.
+  void pump() {
+    if (writing_ || closed_) {
+      return;
+    }
+    if (!has_line()) {
+      if (hub_closed_ && !closing_) {
+        closing_ = true;
+        if (!accepted_) {
+          shut();
+          return;
+        }
+        ws_.async_close(websocket::close_code::normal,
+                        [self = shared_from_this()](const error_code&) { self->shut(); });
+      }
+      return;
+    }
+    const std::size_t n = scanned_;
+    down_.assign(pending_, 0, n);
+    pending_.erase(0, n + 1);
+    scanned_ = 0;
+    writing_ = true;
+    write_timer_.expires_after(slot_.st->settings.ws_write_timeout);
+    write_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+      if (!ec) {
+        self->shut(); // the browser does not take what is sent: give its slot back
+      }
+    });
+    ws_.text(true);
+    ws_.async_write(asio::buffer(down_), [self = shared_from_this()](const error_code& e,
+                                                                     std::size_t) {
+      self->writing_ = false;
+      self->write_timer_.cancel();
+      if (e) {
+        self->shut();
+        return;
+      }
+      self->pump();
+      self->read_hub();
+    });
   }
 
   void shut() {
+    if (closed_) {
+      return;
+    }
+    closed_ = true;
+    write_timer_.cancel();
+    linger_timer_.cancel();
     error_code ignored;
     local_.close(ignored);
     beast::get_lowest_layer(ws_).socket().close(ignored);
@@ -296,11 +506,22 @@ private:
   websocket::stream<beast::tcp_stream> ws_;
   asio::local::stream_protocol::socket local_;
   open_slot slot_;
+  ws_slot ws_count_;
+  asio::steady_timer write_timer_;
+  asio::steady_timer linger_timer_;
   std::string hello_;
   beast::flat_buffer in_;
   std::string up_;
-  asio::streambuf lines_;
+  std::array<char, 65536> chunk_{};
+  std::string pending_;       ///< hub bytes not yet sent
+  std::size_t scanned_ = 0;   ///< pending_ has no '\n' before this
   std::string down_;
+  bool accepted_ = false;
+  bool reading_hub_ = false;
+  bool writing_ = false;
+  bool hub_closed_ = false;
+  bool closing_ = false;
+  bool closed_ = false;
 };
 
 class http_session : public std::enable_shared_from_this<http_session> {
@@ -338,9 +559,16 @@ private:
       return;
     }
     const auto& req = parser_->get();
-    auto a = answer_request(slot_.st->routes, req);
+    auto a = answer_request(slot_.st->routes, req, slot_.st->settings.origins);
     if (a.status == http_answer::upgrade) {
       upgrade(req, std::move(a.token));
+      return;
+    }
+    if (a.status == 403) {
+      ++slot_.st->stats.forbidden;
+    }
+    if (a.shared) {
+      respond_shared(a.content_type, std::move(a.shared), req.method() == http::verb::head);
       return;
     }
     respond(a.status, a.content_type, std::move(a.body), req.method() == http::verb::head);
@@ -366,6 +594,27 @@ private:
         std::make_shared<ws_bridge>(std::move(stream_), std::move(mine), slot_.st);
     slot_.st->routes.observer(std::move(hub_end), std::move(peer));
     bridge->start(req, std::move(token));
+  }
+
+  /// A static file: the response refers to the shared contents (no copy per request).
+  void respond_shared(std::string_view type, std::shared_ptr<const std::string> body, bool head) {
+    using body_type = http::span_body<const char>;
+    auto res = std::make_shared<http::response<body_type>>(http::status::ok, 11);
+    res->set(http::field::content_type, beast::string_view(type.data(), type.size()));
+    res->set(http::field::connection, "close");
+    res->body() = body_type::value_type(body->data(), body->size());
+    res->prepare_payload();
+    if (head) {
+      res->body() = body_type::value_type();
+    }
+    res->keep_alive(false);
+    stream_.expires_after(slot_.st->settings.idle_timeout);
+    http::async_write(stream_, *res,
+                      [self = shared_from_this(), res, body](const error_code&, std::size_t) {
+                        error_code ignored;
+                        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+                        self->drain();
+                      });
   }
 
   void respond(unsigned status, std::string_view type, std::string body, bool head) {
@@ -453,6 +702,11 @@ http_listener::open(asio::io_context& io, const listen_address& address, http_ro
   tcp::acceptor acceptor = std::move(bound_acceptor).value();
   listen_address bound = address;
   bound.port = acceptor.local_endpoint().port();
+  if (routes.assets && !routes.files) {
+    // docs/guide/viewer.md: the viewer's files are read once, here; requests share them.
+    routes.files = std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(
+        load_assets(*routes.assets));
+  }
   auto s = std::make_shared<state>(io, std::move(acceptor), std::move(routes), std::move(settings),
                                    bound);
   s->accept();

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,7 +45,11 @@ struct http_routes {
   /// `GET /metrics`; empty: 404.
   std::function<std::string()> metrics;
   /// The viewer's built assets (`index.html` …); empty: `/` answers 404 saying how to build it.
+  /// http_listener::open loads them once (load_assets) unless `files` is set already.
   std::optional<std::filesystem::path> assets;
+  /// The assets' contents by path relative to the folder (`index.html`, `js/app.js`), shared
+  /// and immutable: every response refers to them, none copies them.
+  std::shared_ptr<const std::map<std::string, std::shared_ptr<const std::string>>> files;
   /// `GET /ws`: receives the hub's end of each WebSocket's socket pair; empty: 404.
   std::function<void(connection::socket_type socket, std::string peer)> observer;
   std::vector<http_document> documents;
@@ -53,6 +58,13 @@ struct http_routes {
 struct http_settings {
   std::string name = "http"; ///< prefixes startup errors ("http: cannot listen on …")
   std::size_t max_connections = 1024;
+  /// protocol.md §10: origins besides the listener's own whose pages may open /ws (`*`: any);
+  /// their hosts are accepted in a /ws request's `Host` besides IP literals and `localhost`.
+  std::vector<std::string> origins;
+  /// A /ws write to the browser that takes longer closes the WebSocket.
+  std::chrono::milliseconds ws_write_timeout{10000};
+  /// After the hub closed its side: how long the last lines and the close may take.
+  std::chrono::milliseconds ws_linger{2000};
   std::chrono::milliseconds idle_timeout{10000};
   std::size_t header_limit = 8192;
   std::size_t max_ws_message = 1048576; ///< longest message a browser may send over /ws
@@ -61,6 +73,8 @@ struct http_settings {
 
 struct http_stats {
   std::size_t open = 0;               ///< HTTP and WebSocket connections now open
+  std::size_t websockets = 0;         ///< of which WebSockets
+  std::uint64_t forbidden = 0;        ///< /ws requests refused for their Origin or Host
   std::uint64_t accepted = 0;         ///< connections accepted, refused ones included
   std::uint64_t refused = 0;          ///< over max_connections
   std::uint64_t accept_failures = 0;  ///< accept errors (each EMFILE/ENFILE waits the backoff)
@@ -96,12 +110,22 @@ struct http_answer {
   std::string content_type;
   std::string body;
   std::string token;
+  /// A static file's shared contents (then `body` is empty): sent without a copy.
+  std::shared_ptr<const std::string> shared;
 };
 
 /// The answer to a request that parsed: GET and HEAD routed as the listener does (the fuzz target
-/// fuzz/http_fuzz.cpp drives it with whatever the parser accepts).
+/// fuzz/http_fuzz.cpp drives it with whatever the parser accepts). `origins` are the settings'
+/// (a /ws request from another origin, or naming another host, is 403).
 http_answer answer_request(const http_routes& routes,
-                           const boost::beast::http::request<boost::beast::http::empty_body>& req);
+                           const boost::beast::http::request<boost::beast::http::empty_body>& req,
+                           const std::vector<std::string>& origins = {});
+
+/// The viewer folder's files, read once (docs/guide/viewer.md): regular files only, at most
+/// 64 MiB each and 256 MiB in all; hidden names (a component starting with `.`) and symbolic
+/// links are left out, so they are never served.
+std::map<std::string, std::shared_ptr<const std::string>>
+load_assets(const std::filesystem::path& folder);
 /// The answer to a request that did not parse: 431 over the header limit, 400 when malformed;
 /// nothing when the peer left, went quiet or closed mid-request.
 std::optional<http_answer> answer_parse_error(const boost::system::error_code& ec);

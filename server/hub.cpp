@@ -37,6 +37,10 @@ std::int64_t observer_slots(const limits_config& limits) noexcept {
   return std::max<std::int64_t>(1, limits.max_connections - limits.reserved_controller_connections);
 }
 
+std::int64_t pending_cap(const limits_config& limits) noexcept {
+  return std::min(limits.max_pending_connections, observer_slots(limits));
+}
+
 bool constant_time_equal(std::string_view a, std::string_view b) noexcept {
   // Walk the longer length in full so that the time says nothing about where they differ.
   const std::size_t n = std::max(a.size(), b.size());
@@ -114,10 +118,24 @@ void hub::accept(connection::socket_type socket, std::string peer) {
   const std::uint64_t id = ++next_id_;
   auto conn = std::make_shared<connection>(std::move(socket), *this, conn_limits_, id, peer);
   ++metrics_.connections_accepted_total;
+  std::string address = peer_address(peer);
+  // protocol.md §2: pending connections are capped globally (below the controllers' reservation)
+  // and per address; over a cap, or at max_connections, the oldest pending connection (of this
+  // address, when that cap is the one reached) is closed to make room, so connections that never
+  // say hello cannot keep a controller out.
+  const auto of_address = pending_by_address_.find(address);
+  const bool over_address = of_address != pending_by_address_.end() &&
+                            of_address->second >= settings_.limits.max_pending_per_address;
+  if (over_address || metrics_.connections_pending >= pending_cap(settings_.limits) ||
+      clients_.size() >= static_cast<std::size_t>(settings_.limits.max_connections)) {
+    evict_oldest_pending(over_address ? &address : nullptr);
+  }
   if (clients_.size() >= static_cast<std::size_t>(settings_.limits.max_connections)) {
     ++metrics_.connections_refused_total;
-    spdlog::warn("connection {} from {} refused: max_connections ({}) reached", id, peer,
-                 settings_.limits.max_connections);
+    if (const auto n = limited_log(peer, clock_type::now())) {
+      spdlog::warn("connection {} from {} refused: max_connections ({}) reached{}", id, peer,
+                   settings_.limits.max_connections, *n);
+    }
     conn->start(std::chrono::milliseconds(0));
     conn->close_after(make_line(bye_line("max_connections")), close_reason::max_connections);
     return;
@@ -125,10 +143,39 @@ void hub::accept(connection::socket_type socket, std::string peer) {
   client cl;
   cl.id = id;
   cl.conn = conn;
+  cl.address = std::move(address);
+  ++pending_by_address_[cl.address];
   clients_.emplace(id, std::move(cl));
   ++metrics_.connections_pending;
   spdlog::debug("connection {} from {}", id, peer);
   conn->start(settings_.hello_timeout);
+}
+
+void hub::evict_oldest_pending(const std::string* address) {
+  std::shared_ptr<connection> victim;
+  for (const auto& [id, cl] : clients_) { // by id: the oldest first
+    // Closing ones too (a refused hello still flushing its error to a peer that does not read).
+    if (!cl.hello && cl.conn && (address == nullptr || cl.address == *address)) {
+      victim = cl.conn;
+      break;
+    }
+  }
+  if (!victim) {
+    return;
+  }
+  ++metrics_.connections_evicted_total;
+  // At once, without a goodbye: a peer that never said hello may not read either, and its slot
+  // is needed now (on_closed forgets it before this returns).
+  victim->close_after(nullptr, close_reason::evicted);
+  victim->close_now();
+}
+
+void hub::pending_done(client& cl) {
+  --metrics_.connections_pending;
+  auto it = pending_by_address_.find(cl.address);
+  if (it != pending_by_address_.end() && --it->second <= 0) {
+    pending_by_address_.erase(it);
+  }
 }
 
 void hub::on_line(connection& c, std::string line) {
@@ -177,7 +224,8 @@ void hub::on_eof(connection& c) {
 }
 
 void hub::on_closed(connection& c) {
-  log_closed(c);
+  const auto known = clients_.find(c.id());
+  log_closed(c, known != clients_.end() && known->second.hello);
   closed_bytes_in_ += c.stats().bytes_in;
   closed_bytes_out_ += c.stats().bytes_out;
   auto it = clients_.find(c.id());
@@ -190,7 +238,7 @@ void hub::on_closed(connection& c) {
     --(cl.role == protocol::client_role::observer ? metrics_.connections_observer
                                                   : metrics_.connections_controller);
   } else {
-    --metrics_.connections_pending;
+    pending_done(cl);
   }
   cl.conn.reset();
   if (!cl.hello || stopping_) {
@@ -222,12 +270,16 @@ void hub::handle_hello(client& cl, const std::string& line) {
   const std::string& token = hello->role == protocol::client_role::observer
                                  ? settings_.auth.observer_token
                                  : settings_.auth.controller_token;
-  // protocol.md §2: failed logins are throttled per address (login_throttle).
+  // protocol.md §2: failed logins are throttled per address and role (login_throttle); a right
+  // token is never refused by it, so a client with a stale token locks out nobody else.
   const std::string peer = cl.conn ? cl.conn->peer() : "";
-  const std::string address = peer.substr(0, peer.rfind(':'));
+  const std::string address = peer_address(peer);
+  const std::string login_key = address + " " + std::string(role_name(hello->role));
   const auto now = clock_type::now();
-  if (!token.empty()) {
-    if (const auto left = logins_.blocked_for(address, now)) {
+  if (!token.empty() && !constant_time_equal(hello->token.value_or(std::string()), token)) {
+    ++metrics_.logins_failed_total;
+    if (const auto left = logins_.blocked_for(login_key, now)) {
+      ++metrics_.log_lines_suppressed_total;
       refuse(cl, decoded->id,
              api::error{api::error_code::unauthorized,
                         "too many failed logins from this address; try again in " +
@@ -236,13 +288,13 @@ void hub::handle_hello(client& cl, const std::string& line) {
              close_reason::unauthorized);
       return;
     }
-  }
-  if (!token.empty() && !constant_time_equal(hello->token.value_or(std::string()), token)) {
-    if (const auto note = logins_.failed(address, now); note.warn) {
+    if (const auto note = logins_.failed(login_key, now); note.warn) {
       spdlog::warn("connection {} ({}): unauthorized hello as {} ({} failed logins from {} since "
                    "the last warning, {} in a row)",
                    cl.id, peer, role_name(hello->role), note.since_last_warning, address,
                    note.in_a_row);
+    } else {
+      ++metrics_.log_lines_suppressed_total;
     }
     refuse(cl, decoded->id,
            api::error{api::error_code::unauthorized,
@@ -256,23 +308,24 @@ void hub::handle_hello(client& cl, const std::string& line) {
       metrics_.connections_observer >= observer_slots(settings_.limits)) {
     // protocol.md §2: the last limits.reserved_controller_connections slots are the controller's.
     ++metrics_.connections_refused_total;
-    spdlog::warn("connection {} ({}) refused: observers hold {} of {} connections ({} reserved "
-                 "for controllers)",
-                 cl.id, cl.conn ? cl.conn->peer() : "", metrics_.connections_observer,
-                 settings_.limits.max_connections,
-                 settings_.limits.reserved_controller_connections);
+    if (const auto n = limited_log(peer, now)) {
+      spdlog::warn("connection {} ({}) refused: observers hold {} of {} connections ({} reserved "
+                   "for controllers){}",
+                   cl.id, peer, metrics_.connections_observer, settings_.limits.max_connections,
+                   settings_.limits.reserved_controller_connections, *n);
+    }
     if (const auto conn = cl.conn) {
       conn->close_after(make_line(bye_line("max_connections")), close_reason::max_connections);
     }
     return;
   }
   if (!token.empty()) {
-    logins_.succeeded(address);
+    logins_.succeeded(login_key);
   }
   cl.hello = true;
   cl.role = hello->role;
   cl.name = hello->client;
-  --metrics_.connections_pending;
+  pending_done(cl);
   ++(cl.role == protocol::client_role::observer ? metrics_.connections_observer
                                                 : metrics_.connections_controller);
   if (cl.conn) {
@@ -643,6 +696,20 @@ void hub::account(const client& cl, const protocol::request* r, const protocol::
   if (o.error) {
     metrics_.count_error(o.error->code);
   }
+  if (o.error && r != nullptr &&
+      (o.error->code == api::error_code::internal ||
+       o.error->code == api::error_code::molang_error)) {
+    // protocol.md §3: failures the operator must see (a bug, or content failing at run time),
+    // one line per op and code per 10 s.
+    const auto n = failures_.hit(std::string(api::name(o.error->code)) + " " + std::string(r->op),
+                                 clock_type::now());
+    if (n.log) {
+      spdlog::warn("connection {}: {} failed ({}): {} [{:.200}]{}", cl.id, r->op,
+                   api::name(o.error->code), o.error->message, r->record,
+                   n.events > 1 ? " (" + std::to_string(n.events) + " since the last line)"
+                                : std::string());
+    }
+  }
   if (r != nullptr && std::holds_alternative<protocol::emote_reload_request>(r->body)) {
     ++(o.ok() ? metrics_.reloads_total : metrics_.reload_failures_total);
     const std::string when = "emote.reload by connection " + std::to_string(cl.id);
@@ -658,13 +725,36 @@ void hub::account(const client& cl, const protocol::request* r, const protocol::
   }
 }
 
-void hub::log_closed(const connection& c) {
+void hub::log_closed(const connection& c, bool welcomed) {
   const auto why = c.why_closed();
   const auto level =
       why == close_reason::peer || why == close_reason::bye || why == close_reason::server_stopping
           ? spdlog::level::debug
           : spdlog::level::info;
-  spdlog::log(level, "connection {} ({}) closed: {}", c.id(), c.peer(), close_reason_names(why));
+  if (!spdlog::should_log(level)) {
+    return;
+  }
+  if (why == close_reason::unauthorized) {
+    return; // the failed login's own (rate-limited) warning is its line
+  }
+  if (welcomed) {
+    spdlog::log(level, "connection {} ({}) closed: {}", c.id(), c.peer(), close_reason_names(why));
+  } else if (const auto n = limited_log(c.peer(), clock_type::now())) {
+    // protocol.md §2: connections that never got in are logged once per address per 10 s.
+    spdlog::log(level, "connection {} ({}) closed before hello: {}{}", c.id(), c.peer(),
+                close_reason_names(why), *n);
+  }
+}
+
+std::optional<std::string> hub::limited_log(const std::string& peer,
+                                            std::chrono::steady_clock::time_point now) {
+  const auto n = refusals_.hit(peer_address(peer), now);
+  if (!n.log) {
+    ++metrics_.log_lines_suppressed_total;
+    return std::nullopt;
+  }
+  return n.events > 1 ? " (" + std::to_string(n.events) + " from this address since the last line)"
+                      : std::string();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@
 #include "server/connection.hpp"
 #include "server/dispatch.hpp"
 #include "server/listener.hpp"
+#include "server/log_limit.hpp"
 #include "server/login_throttle.hpp"
 #include "server/metrics.hpp"
 #include "server/recorder.hpp"
@@ -70,6 +71,10 @@ struct hub_settings {
 /// reserved_controller_connections, at least 1.
 std::int64_t observer_slots(const limits_config& limits) noexcept;
 
+/// How many connections may wait for their hello at once (protocol.md §2): the configured
+/// limits.max_pending_connections, at most observer_slots (below the controllers' reservation).
+std::int64_t pending_cap(const limits_config& limits) noexcept;
+
 /// Constant-time equality for secrets: the time depends only on the lengths.
 bool constant_time_equal(std::string_view a, std::string_view b) noexcept;
 
@@ -119,6 +124,7 @@ private:
     bool hello = false;
     protocol::client_role role = protocol::client_role::controller;
     std::string name;
+    std::string address; ///< peer_address of the peer: the key of the per-address caps
     std::optional<protocol::subscription> sub;
     bool disconnected = false; ///< its disconnect was applied (players left)
     /// A packets subscription not yet brought up to date (render.md §4 rule 6).
@@ -133,6 +139,10 @@ private:
   };
 
   void handle_hello(client& cl, const std::string& line);
+  /// Close the oldest connection still waiting for its hello (of `address` when given), if any.
+  void evict_oldest_pending(const std::string* address);
+  /// A pending connection said hello or closed.
+  void pending_done(client& cl);
   void schedule_drain();
   void drain();
   void process(inbound item);
@@ -157,8 +167,13 @@ private:
   void refuse(client& cl, const protocol::request_id& id, const api::error& err, close_reason why);
   /// The one place replies are counted and logged: error replies by code, reloads and failures.
   void account(const client& cl, const protocol::request* r, const protocol::outcome& o);
-  /// The one place a closed connection is logged, with why it closed.
-  static void log_closed(const connection& c);
+  /// The one place a closed connection is logged, with why it closed; one that never said hello
+  /// through limited_log.
+  void log_closed(const connection& c, bool welcomed);
+  /// protocol.md §2: whether to log a refusal of `peer` now (at most one line per address per
+  /// 10 s; the others are counted), with the text that says how many it stands for.
+  std::optional<std::string> limited_log(const std::string& peer,
+                                         std::chrono::steady_clock::time_point now);
   void check_stopped();
 
   boost::asio::io_context& io_;
@@ -192,7 +207,10 @@ private:
   std::function<void()> stop_done_;
   boost::asio::steady_timer stop_timer_;
 
-  login_throttle logins_; ///< protocol.md §2: failed logins per peer address
+  login_throttle logins_; ///< protocol.md §2: failed logins per peer address and role
+  std::map<std::string, std::int64_t> pending_by_address_; ///< protocol.md §2
+  log_limit refusals_;    ///< protocol.md §2: refused connections' log lines per address
+  log_limit failures_;    ///< protocol.md §3: `internal` and `molang_error` lines per op and code
 
   std::uint64_t closed_bytes_in_ = 0;
   std::uint64_t closed_bytes_out_ = 0;

@@ -105,6 +105,15 @@ std::string metrics::render() const {
          connections_accepted_total);
   scalar(out, "emote_sim_connections_refused_total", "Connections refused over max_connections.",
          "counter", connections_refused_total);
+  scalar(out, "emote_sim_connections_evicted_total",
+         "Connections closed before their hello to make room for a new one (pending caps).",
+         "counter", connections_evicted_total);
+  scalar(out, "emote_sim_logins_failed_total", "Hellos refused for a wrong or missing token.",
+         "counter", logins_failed_total);
+  scalar(out, "emote_sim_log_lines_suppressed_total",
+         "Refused connections and failed logins not logged on a line of their own (at most one "
+         "line per address per 10 s).",
+         "counter", log_lines_suppressed_total);
   scalar(out, "emote_sim_received_bytes_total", "Bytes read from clients.", "counter",
          bytes_in_total);
   scalar(out, "emote_sim_sent_bytes_total", "Bytes written to clients.", "counter",

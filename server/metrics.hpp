@@ -48,6 +48,10 @@ struct metrics {
   std::int64_t connections_pending = 0; ///< accepted, no hello yet
   std::uint64_t connections_accepted_total = 0;
   std::uint64_t connections_refused_total = 0; ///< over max_connections
+  std::uint64_t logins_failed_total = 0;       ///< hellos with a wrong or missing token
+  std::uint64_t connections_evicted_total = 0; ///< pending ones closed to make room
+  /// Refusals and failed logins without a log line of their own (protocol.md §2).
+  std::uint64_t log_lines_suppressed_total = 0;
   std::uint64_t bytes_in_total = 0;
   std::uint64_t bytes_out_total = 0;
   std::uint64_t messages_total = 0;

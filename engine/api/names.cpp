@@ -20,7 +20,7 @@ constexpr core::enum_names<release_why, 5> why_names{
     {"recheck_failed", "restarted", "stopped", "disconnected", "session_ended"}};
 constexpr core::enum_names<player_event_kind, 7> event_kind_names{
     {"jump", "damage", "attack", "mount", "respawn", "death", "game_mode"}};
-constexpr core::enum_names<error_code, 23> error_names{{"bad_json",
+constexpr core::enum_names<error_code, 24> error_names{{"bad_json",
                                                         "line_too_long",
                                                         "unknown_op",
                                                         "bad_request",
@@ -42,6 +42,7 @@ constexpr core::enum_names<error_code, 23> error_names{{"bad_json",
                                                         "reload_empty",
                                                         "content_unavailable",
                                                         "molang_budget",
+                                                        "molang_error",
                                                         "internal"}};
 
 } // namespace

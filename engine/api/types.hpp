@@ -104,6 +104,9 @@ enum class error_code : std::uint8_t {
   reload_empty,        ///< emote.reload would leave no emotes; the running catalog is kept
   content_unavailable, ///< the content folder is missing or unreadable (operational, not a bug)
   molang_budget, ///< emote.play: the start ran over a per-tick Molang budget (players.md §8.6)
+  /// (sim) emote.play: the start's Molang failed at run time (recursion too deep, over a
+  /// per-evaluation budget, molang.md §6): the content's fault, not a bug of the server
+  molang_error,
   internal,
 };
 

@@ -2,6 +2,7 @@
 
 #include "engine/molang/evaluator.hpp"
 #include "engine/molang/math_functions.hpp"
+#include "engine/molang/queries.hpp"
 
 #include <vector>
 
@@ -180,6 +181,14 @@ private:
       const node& callee = tree_.nodes[static_cast<std::size_t>(x.a)];
       if (callee.kind == node_kind::path) {
         const root_kind root = syms_.root(tree_.names[callee.first]);
+        if (root == root_kind::query && callee.count == 2) {
+          // molang.md §6: a scoreboard lookup's probes among at most max_scores scores.
+          const int q = syms_.query(tree_.names[callee.first + 1]);
+          if (q >= 0 && query_catalog()[static_cast<std::size_t>(q)].function ==
+                            query_function::scoreboard) {
+            sum = add_ops(sum, score_lookup_ops(max_scores));
+          }
+        }
         if (root == root_kind::math && callee.count == 2) {
           const auto m = syms_.math(tree_.names[callee.first + 1]);
           if (m && (*m == math_member::die_roll || *m == math_member::die_roll_integer)) {

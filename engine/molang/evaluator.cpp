@@ -374,14 +374,13 @@ private:
       return 0.0;
     }
     case query_function::scoreboard: {
+      // Keyed: the scores are sorted by objective (player_view::scores).
       const std::string_view objective =
           k > 0 && args[0].kind == value_kind::string ? syms_.string(args[0].index) : "";
-      for (const auto& [name, score] : p.scores) {
-        if (name == objective) {
-          return score;
-        }
-      }
-      return 0.0;
+      const auto found = std::lower_bound(
+          p.scores.begin(), p.scores.end(), objective,
+          [](const auto& entry, std::string_view o) { return std::string_view(entry.first) < o; });
+      return found != p.scores.end() && found->first == objective ? found->second : 0.0;
     }
     default:
       return 0.0;
@@ -401,9 +400,18 @@ private:
     case value_kind::math_function:
       result = value::of(math_on_values(static_cast<math_member>(fn.index), args, k));
       return !budget_.exceeded;
-    case value_kind::query_function:
-      result = value::of(normalize(call_query(static_cast<query_function>(fn.index), args, k)));
+    case value_kind::query_function: {
+      const auto q = static_cast<query_function>(fn.index);
+      if (q == query_function::scoreboard && player_ != nullptr) {
+        // molang.md §6: a lookup is charged its probes, so the budget bounds its time.
+        ops_ += score_lookup_ops(player_->scores.size());
+        if (ops_ + budget_.used > op_limit_) {
+          return false;
+        }
+      }
+      result = value::of(normalize(call_query(q, args, k)));
       return true;
+    }
     default:
       result = value::of(0.0);
       return true;

@@ -84,7 +84,8 @@ struct player_view {
   float walk_position = 0;
   float distance_moved = 0;
   float sleep_yaw = 0;
-  /// objective -> score; any order, looked up by exact name.
+  /// objective -> score, sorted by objective (byte order, as std::map keeps them) and unique:
+  /// `q.scoreboard` looks an objective up by binary search (molang.md §5.3).
   std::vector<std::pair<std::string, std::int32_t>> scores;
 
   /// The item in the hand the player's main arm holds.
@@ -97,6 +98,19 @@ struct player_view {
   /// Field by field (the engine's cache check compares a kept view with a fresh one).
   friend bool operator==(const player_view&, const player_view&) = default;
 };
+
+/// molang.md §5.3: the scores a player may carry (protocol.md §5 refuses an update with more).
+inline constexpr std::size_t max_scores = 1024;
+
+/// molang.md §6: the operations one `q.scoreboard` lookup among `scores` entries is charged: its
+/// binary search's probes, so the per-tick budgets bound its time whatever the player carries.
+constexpr std::uint64_t score_lookup_ops(std::size_t scores) noexcept {
+  std::uint64_t probes = 0;
+  for (; scores > 0; scores >>= 1U) {
+    ++probes;
+  }
+  return probes;
+}
 
 /// The 56 scalar queries (molang.md §5.1 then §5.2 order).
 enum class scalar_query : std::uint8_t {

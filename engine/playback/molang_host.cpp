@@ -44,6 +44,9 @@ bool molang_host::run(const molang::program& program, const molang::frame_querie
   const molang::eval_result r = molang::evaluate(program, *session_, queries, player, rng, limit);
   if (budget != nullptr) {
     const std::uint64_t used = std::min(r.ops, limit);
+    if (r.status == molang::eval_status::budget_exceeded) {
+      budget->evaluation_failed = true;
+    }
     if (r.status == molang::eval_status::op_limit_exceeded) {
       budget->exhausted = true;
       budget->by_server =

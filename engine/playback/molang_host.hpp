@@ -19,6 +19,9 @@ struct op_budget {
   std::uint64_t* server_left = nullptr; ///< null: no server budget
   bool exhausted = false;               ///< an evaluation ran out of operations
   bool by_server = false;               ///< ... and it was the server's budget that ran out
+  /// An evaluation failed on its own (recursion too deep, over a per-evaluation budget,
+  /// molang.md §6), not for want of this tick's operations.
+  bool evaluation_failed = false;
 };
 
 class molang_host {

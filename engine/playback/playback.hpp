@@ -106,6 +106,9 @@ public:
   [[nodiscard]] api::stop_reason failure_reason() const noexcept {
     return ops_.exhausted ? api::stop_reason::molang_budget : api::stop_reason::error;
   }
+  /// Whether a Molang evaluation failed on its own (recursion, a per-evaluation budget): the
+  /// start is refused `molang_error` (players.md §6.2).
+  [[nodiscard]] bool molang_failed() const noexcept { return ops_.evaluation_failed; }
   /// Whether the operations that ran out were the server's (players.md §8.6).
   [[nodiscard]] bool server_budget_exhausted() const noexcept { return ops_.by_server; }
   [[nodiscard]] bool stopped() const noexcept { return stopped_; }

@@ -30,6 +30,9 @@ api::error play_error(api::error_code code) {
   case api::error_code::molang_budget:
     e.message = "This emote needs more work than the server allows per tick.";
     break;
+  case api::error_code::molang_error:
+    e.message = "This emote's Molang failed while starting.";
+    break;
   case api::error_code::internal:
     e.message = "Something went wrong while starting the emote.";
     break;

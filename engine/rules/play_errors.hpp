@@ -16,6 +16,7 @@ namespace emote::rules {
 ///   display_limit   `Too many emotes are active right now. Try again shortly.`
 ///   molang_budget   `This emote needs more work than the server allows per tick.`
 ///                   (MOLANG_BUDGET at the start, players.md §8.6)
+///   molang_error    `This emote's Molang failed while starting.` (players.md §6.2 step 8)
 ///   internal        `Something went wrong while starting the emote.` (ERROR)
 /// Any other code gets an empty message.
 api::error play_error(api::error_code code);

@@ -605,10 +605,14 @@ struct engine::impl final : rules::idle_host {
       }
       s.initiator.tracked = false;
       const stop_reason why = s.pb->failure_reason();
+      const bool molang_failed = s.pb->molang_failed();
       stop(s, why);
-      // players.md §8.6: a start over a Molang budget is refused with its own code, not ERROR's.
+      // players.md §8.6, §6.2: a start over a Molang budget, or whose Molang failed (recursion,
+      // a per-evaluation budget), is refused with its own code, not ERROR's `internal`.
       return error_reply(rules::play_error(why == stop_reason::molang_budget
                                                ? api::error_code::molang_budget
+                                           : molang_failed
+                                               ? api::error_code::molang_error
                                                : api::error_code::internal));
     }
     s.initiator.was_invisible = rules::capture_was_invisible(chain, player.invisible);
@@ -639,9 +643,29 @@ struct engine::impl final : rules::idle_host {
   // =============================================================================================
   // P1 inputs
 
+  /// render.md §2: a player's entity id must not be one a display entity may take.
+  std::optional<api::reply> entity_id_refusal(const api::viewer_fields& v) const {
+    if (!v.entity_id || !*v.entity_id) {
+      return std::nullopt;
+    }
+    const std::int64_t id = **v.entity_id;
+    if (id < config.display_entity_ids_first || id > config.display_entity_ids_last) {
+      return std::nullopt;
+    }
+    return error_reply(make_error(
+        api::error_code::bad_request,
+        "entity_id " + std::to_string(id) + " is inside the display entities' range [" +
+            std::to_string(config.display_entity_ids_first) + ", " +
+            std::to_string(config.display_entity_ids_last) + "] (render.entity_id_base)",
+        "$.entity_id"));
+  }
+
   api::reply apply(const api::player_join& j) {
     if (players.online(j.player)) {
       return error_reply(make_error(api::error_code::player_exists, "Player is already online."));
+    }
+    if (auto refused = entity_id_refusal(j.fields.viewer)) {
+      return *std::move(refused);
     }
     if (config.max_players > 0 && players.size() >= static_cast<std::size_t>(config.max_players)) {
       return error_reply(
@@ -679,6 +703,12 @@ struct engine::impl final : rules::idle_host {
   }
 
   api::reply apply(const api::player_update& u) {
+    if (!players.online(u.player)) {
+      return error_reply(rules::play_error(api::error_code::unknown_player));
+    }
+    if (auto refused = entity_id_refusal(u.fields.viewer)) {
+      return *std::move(refused);
+    }
     auto c = players.update(u.player, u.fields, now);
     if (!c) {
       return error_reply(rules::play_error(api::error_code::unknown_player));

@@ -64,6 +64,11 @@ struct engine_config {
   /// (`--check-caches`: a step that finds a stale entry throws core::cache_mismatch with its
   /// tick, session and handle; the engine must not be used after that), and the memo sizes.
   core::cache_options caches;
+  /// render.md §2: the entity ids of display entities, [first, last] (empty when last < first;
+  /// the configuration sets [render.entity_id_base, base + M]). A player's `entity_id` inside
+  /// them is refused `bad_request`: its viewers' clients would confuse it with a display.
+  std::int64_t display_entity_ids_first = 0;
+  std::int64_t display_entity_ids_last = -1;
 
   /// Test only, never set by configuration: ticks added to every effective cooldown, a
   /// perturbed rule whose replay diverges in state before it does in output (protocol.md §8).

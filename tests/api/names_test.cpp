@@ -36,7 +36,7 @@ void check_round_trip() {
 
 TEST_CASE("core counts the enumerators of an enumeration") {
   static_assert(enumerator_count<stop_reason>() == 17);
-  static_assert(enumerator_count<error_code>() == 23);
+  static_assert(enumerator_count<error_code>() == 24);
   static_assert(enumerator_count<game_mode>() == 4);
   static_assert(enumerator_count<emote::content::item_display_context>() == 10);
   CHECK(enumerator_count<physical_arm>() == 2);

@@ -1,9 +1,12 @@
 // Operation counts (molang.md §6): every evaluation reports the operations it executed, the same
 // count for the same program on the same state, and an operation limit stops it deterministically.
 #include "engine/molang/cost.hpp"
+#include "engine/molang/queries.hpp"
 #include "engine/molang/molang.hpp"
 
 #include "tests/molang/support.hpp"
+
+#include <cstdio>
 
 using namespace molang_test;
 
@@ -118,4 +121,33 @@ TEST_CASE("the bound grows with constant loop counts and is unbounded for stored
   CHECK(h.build("v.f = { return 1; }; loop(3, v.f)")->op_bound() == unbounded_ops);
   CHECK(h.build("math.die_roll(v.n, 1, 2)")->op_bound() > iteration_budget);
   CHECK(h.build("q.anim_time")->op_bound() < 20);
+}
+
+// molang.md §6: a scoreboard lookup is keyed, and charged its probes: the attack of an emote
+// calling q.scoreboard in loops on a player with many scores is bounded by the budget again.
+TEST_CASE("a scoreboard lookup is charged its probes; the bound covers a player at the cap") {
+  harness h;
+  const auto p = h.build("t.x = 0; loop(100, { t.x = t.x + q.scoreboard('k0512'); }); return t.x;");
+  session& s = h.sess();
+  const eval_result none = evaluate(*p, s, h.frame, &h.player, h.rng);
+  REQUIRE(none.status == eval_status::ok);
+  CHECK(none.value == 0);
+  // At the cap (1,024 scores, sorted as player_view keeps them): 11 probes per lookup.
+  for (int i = 0; i < static_cast<int>(max_scores); ++i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "k%04d", i);
+    h.player.scores.emplace_back(name, i);
+  }
+  const eval_result full = evaluate(*p, s, h.frame, &h.player, h.rng);
+  REQUIRE(full.status == eval_status::ok);
+  CHECK(full.value == 100 * 512);
+  CHECK(score_lookup_ops(max_scores) == 11);
+  CHECK(full.ops - none.ops == 100 * score_lookup_ops(max_scores));
+  CHECK(full.ops <= p->op_bound());
+  // The lookup is by key: missing names and the ends are found right.
+  CHECK(h.eval("q.scoreboard('k0000') + q.scoreboard('k1023') + q.scoreboard('k9') + "
+               "q.scoreboard('')") == 1023);
+  // The charge counts against the limit like any operation.
+  const eval_result limited = evaluate(*p, s, h.frame, &h.player, h.rng, none.ops + 50);
+  CHECK(limited.status == eval_status::op_limit_exceeded);
 }

@@ -526,3 +526,14 @@ TEST_CASE("render keys (render.md §2): defaults, layers and the entity id range
   REQUIRE_FALSE(vd.set("render.view_distance", "40", "--render-view-distance"));
   CHECK(build_error(vd).find("between 2 and 32") != std::string::npos);
 }
+
+TEST_CASE("the configuration sets the display range from render.entity_id_base") {
+  // render.md §2: the engine refuses player entity ids in [entity_id_base, base + M].
+  emote::protocol::config_loader l;
+  REQUIRE_FALSE(l.add_json(R"({"render":{"entity_id_base":5000},"max_active_display_entities":10})",
+                           "test", "/"));
+  const auto cfg = l.build();
+  REQUIRE(cfg.ok());
+  CHECK(cfg->engine.display_entity_ids_first == 5000);
+  CHECK(cfg->engine.display_entity_ids_last == 5010);
+}

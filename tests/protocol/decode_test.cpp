@@ -190,6 +190,23 @@ TEST_CASE("player.join and player.update field errors name the path") {
   bad(R"({"op":"player.update","player":"a","permissions":{"emote.vip":"yes"}})",
       "$.permissions.emote.vip", "must be a boolean");
   bad(R"({"op":"player.update","player":"a","scores":[]})", "$.scores", "must be an object");
+  // protocol.md §5: at most 1,024 scores and 1,024 permissions, names at most 256 bytes.
+  const auto many = [](const char* value, int n) {
+    std::string m = "{";
+    for (int i = 0; i < n; ++i) {
+      m += (i > 0 ? ",\"o" : "\"o") + std::to_string(i) + "\":" + value;
+    }
+    return m + "}";
+  };
+  CHECK(emote::protocol::decode_request(R"({"op":"player.update","player":"a","scores":)" +
+                                        many("1", 1024) + "}")
+            .ok());
+  bad(R"({"op":"player.update","player":"a","scores":)" + many("1", 1025) + "}", "$.scores",
+      "must have at most 1024 entries (has 1025)");
+  bad(R"({"op":"player.update","player":"a","permissions":)" + many("true", 1025) + "}",
+      "$.permissions", "must have at most 1024 entries");
+  bad(R"({"op":"player.update","player":"a","scores":{")" + std::string(257, 'x') + R"(":1}})",
+      "$.scores." + std::string(32, 'x'), "a name is at most 256 bytes");
   bad(R"({"op":"player.update","player":"a","dimension":"Nether!"})", "$.dimension");
   bad(R"({"op":"player.update","player":"a","right_hand":5})", "$.right_hand");
   bad(R"({"op":"player.update","player":"a","right_hand":"{count:1}"})", "$.right_hand",

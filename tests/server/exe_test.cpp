@@ -427,6 +427,36 @@ TEST_CASE("[engine] exe: health answers 0 for a serving TCP or Unix-socket liste
   }
 }
 
+// The attack of a liveness probe run in a loop with a stale observer token: the controller still
+// gets in at once, and a probe of a server whose observer slots are full says healthy.
+TEST_CASE("[engine] exe: a stale-token health loop locks nobody out; full observer slots are "
+          "healthy") {
+  const auto dir = scratch_dir("exe_health_stale");
+  std::string out;
+  std::string err;
+  served s(dir, {"--auth-observer-token", "secret", "--auth-controller-token", "c-secret",
+                 "--limits-max-connections", "6", "--limits-reserved-controller-connections",
+                 "4"});
+  for (const auto& where : {s.sock.text(), s.tcp.text()}) {
+    CAPTURE(where);
+    for (int i = 0; i < 7; ++i) {
+      CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "stale"}, dir,
+                         nullptr, &err) == 1);
+    }
+    const auto where_address = *parse_listen_address(where);
+    auto controller = hello(where_address, R"(,"token":"c-secret")");
+    CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "secret"}, dir,
+                       &out, &err) == 0);
+  }
+  // Two observers take both observer slots; the probe is still healthy.
+  auto o1 = hello(s.tcp, R"(,"role":"observer","token":"secret")");
+  auto o2 = hello(s.tcp, R"(,"role":"observer","token":"secret")");
+  CHECK(process::run({"health", "--listen", s.tcp.text(), "--auth-observer-token", "secret"}, dir,
+                     &out, &err) == 0);
+  CHECK_MESSAGE(out.find("its connections are full") != std::string::npos, out);
+  CHECK(s.stop() == 0);
+}
+
 namespace {
 
 // The compiler part of the build id as CMake names it (cmake/build_id.cmake).

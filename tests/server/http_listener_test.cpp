@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <optional>
 #include <sys/resource.h>
 #include <thread>
@@ -115,6 +116,9 @@ TEST_CASE("http: assets, documents, metrics and not found") {
   auto doc = f.exchange("GET /timeline.json HTTP/1.1\r\n\r\n");
   CHECK(doc.back() == R"({"ticks":3})");
   CHECK(f.exchange("GET /metrics HTTP/1.1\r\n\r\n").back() == "emote_sim_ticks_total 1");
+  const auto health = f.exchange("GET /healthz HTTP/1.1\r\n\r\n");
+  CHECK(status_of(health) == "HTTP/1.1 200 OK");
+  CHECK(health.back() == "ok");
   CHECK(status_of(f.exchange("GET /missing.js HTTP/1.1\r\n\r\n")) == "HTTP/1.1 404 Not Found");
   CHECK(status_of(f.exchange("GET /../emote_sim_http_secret.txt HTTP/1.1\r\n\r\n")) ==
         "HTTP/1.1 404 Not Found");
@@ -340,4 +344,252 @@ TEST_CASE("http: /ws is an observer connection of the hub, token checked, read-o
     io.stop();
   });
   t.join();
+}
+
+namespace {
+
+using ws_client = beast::websocket::stream<asio::ip::tcp::socket>;
+
+/// A hub on the synthetic simulation with an HTTP listener whose /ws are its observers, both run
+/// by one thread; the WebSocket clients use their own io_context synchronously.
+struct ws_fixture {
+  explicit ws_fixture(http_settings settings = {}, hub_settings hs = manual_hub()) {
+    spdlog::set_level(spdlog::level::off);
+    host_extras x;
+    x.shutdown = [this] { host.shutdown(); };
+    x.gauges = [](metrics&) {};
+    server = std::make_unique<hub>(io, hs, host, x, m, nullptr);
+    REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
+    line_addr = server->bound()[0];
+    http_routes r;
+    r.observer = [this](connection::socket_type sock, std::string peer) {
+      server->accept(std::move(sock), std::move(peer));
+    };
+    auto l = http_listener::open(io, *parse_listen_address("127.0.0.1:0"), r, settings);
+    REQUIRE(l.ok());
+    listener = std::move(l).value();
+    http_addr = listener->bound();
+    guard.emplace(io.get_executor());
+    thread = std::thread([this] { io.run(); });
+  }
+  ~ws_fixture() {
+    asio::post(io, [this] {
+      listener.reset();
+      server.reset();
+      guard.reset();
+      io.stop();
+    });
+    thread.join();
+  }
+  static hub_settings manual_hub() {
+    hub_settings hs;
+    hs.clock = clock_mode::manual;
+    return hs;
+  }
+  http_stats stats() {
+    std::promise<http_stats> p;
+    asio::post(io, [&] { p.set_value(listener->stats()); });
+    return p.get_future().get();
+  }
+  /// Open /ws with this Host and Origin (none when empty); the handshake's error, if any.
+  std::unique_ptr<ws_client> open(const std::string& host, const std::string& origin,
+                                  boost::system::error_code& ec) {
+    auto ws = std::make_unique<ws_client>(cio);
+    ws->next_layer().connect({asio::ip::make_address("127.0.0.1"), http_addr.port});
+    ws->set_option(beast::websocket::stream_base::decorator(
+        [origin](beast::websocket::request_type& req) {
+          if (!origin.empty()) {
+            req.set(beast::http::field::origin, origin);
+          }
+        }));
+    beast::websocket::response_type res;
+    ws->handshake(res, host, "/ws", ec);
+    status = res.result_int();
+    return ws;
+  }
+  std::string port() const { return std::to_string(http_addr.port); }
+
+  asio::io_context io;
+  emote::server::testing::synthetic_host host;
+  metrics m;
+  std::unique_ptr<hub> server;
+  std::unique_ptr<http_listener> listener;
+  listen_address line_addr;
+  listen_address http_addr;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
+  std::thread thread;
+  asio::io_context cio;
+  unsigned status = 0;
+};
+
+std::string ws_read(ws_client& ws) {
+  beast::flat_buffer b;
+  boost::system::error_code ec;
+  ws.read(b, ec);
+  return ec ? std::string("(closed)") : beast::buffers_to_string(b.data());
+}
+
+} // namespace
+
+// protocol.md §10: the attack of a web page on another origin reading the live stream (and a
+// DNS-rebound name reaching the listener): refused 403; the listener's own page, clients without
+// an Origin and configured origins get in.
+TEST_CASE("http: /ws refuses other origins and foreign Host names") {
+  http_settings s;
+  s.origins = {"https://viewer.example.com"};
+  ws_fixture f(s);
+  const std::string self = "127.0.0.1:" + f.port();
+  struct attempt {
+    std::string host;
+    std::string origin;
+    bool allowed;
+  };
+  const std::vector<attempt> attempts = {
+      {self, "", true},                                     // not a browser
+      {self, "http://" + self, true},                       // the listener's own page
+      {"localhost:" + f.port(), "http://localhost:" + f.port(), true},
+      {self, "https://viewer.example.com", true},           // configured
+      {"viewer.example.com", "https://viewer.example.com", true},
+      {self, "http://evil.example", false},                 // another site's page
+      {self, "null", false},                                // a sandboxed page
+      {self, "http://127.0.0.1:1", false},                  // another port is another origin
+      {"evil.example:" + f.port(), "", false},              // DNS rebinding
+      {"evil.example:" + f.port(), "http://evil.example:" + f.port(), false},
+  };
+  for (const auto& a : attempts) {
+    CAPTURE(a.host);
+    CAPTURE(a.origin);
+    boost::system::error_code ec;
+    auto ws = f.open(a.host, a.origin, ec);
+    if (a.allowed) {
+      REQUIRE_FALSE(ec);
+      CHECK(ws_read(*ws).find(R"("op":"welcome")") != std::string::npos);
+      ws->close(beast::websocket::close_code::normal, ec);
+    } else {
+      CHECK(ec);
+      CHECK(f.status == 403);
+    }
+  }
+  CHECK(f.stats().forbidden == 5);
+  // `*` allows any page.
+  http_settings any;
+  any.origins = {"*"};
+  ws_fixture g(any);
+  boost::system::error_code ec;
+  auto ws = g.open("evil.example", "http://evil.example", ec);
+  CHECK_FALSE(ec);
+}
+
+// protocol.md §10: a WebSocket whose hub connection closes gives its HTTP slot back at once,
+// whatever the browser does (here: it never reads and never answers the close).
+TEST_CASE("http: a /ws cut by the hub is closed within the linger, even when the browser is "
+          "silent") {
+  hub_settings hs = ws_fixture::manual_hub();
+  hs.idle_timeout = 300ms; // the hub closes an observer that neither subscribes nor talks
+  ws_fixture f({}, hs);
+  std::vector<std::unique_ptr<ws_client>> clients;
+  for (int i = 0; i < 20; ++i) {
+    boost::system::error_code ec;
+    clients.push_back(f.open("127.0.0.1", "", ec));
+    REQUIRE_FALSE(ec);
+  }
+  for (int i = 0; i < 100 && f.stats().websockets < 20; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  CHECK(f.stats().websockets == 20);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (f.stats().open > 0 && std::chrono::steady_clock::now() - t0 < 10s) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(f.stats().open == 0);
+  CHECK(std::chrono::steady_clock::now() - t0 < 4s); // idle 0.3 s + linger 2 s
+}
+
+// protocol.md §10: a browser that stops taking messages is closed after the write timeout, so it
+// neither keeps its slot nor holds the hub's bytes.
+TEST_CASE("http: a /ws write the browser does not take times out") {
+  http_settings s;
+  s.ws_write_timeout = 300ms;
+  ws_fixture f(s);
+  boost::system::error_code ec;
+  auto ws = f.open("127.0.0.1", "", ec);
+  REQUIRE_FALSE(ec);
+  CHECK(ws_read(*ws).find(R"("op":"welcome")") != std::string::npos);
+  // Ask for more than the sockets between us can hold, then read nothing.
+  ws->text(true);
+  const std::string pad(60000, 'x');
+  for (int i = 0; i < 400 && !ec; ++i) {
+    ws->write(asio::buffer(R"({"op":"ping","id":")" + pad + std::to_string(i) + "\"}"), ec);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  while (f.stats().open > 0 && std::chrono::steady_clock::now() - t0 < 15s) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(f.stats().open == 0);
+}
+
+// docs/guide/viewer.md: hidden files and symbolic links in the viewer folder are never served;
+// each file is read once and shared by every response.
+TEST_CASE("http: the viewer folder's hidden files and symlinks are refused; files are shared") {
+  const auto dir = scratch("hidden");
+  std::ofstream(dir / "index.html") << "<html>viewer</html>\n";
+  std::ofstream(dir / ".env") << "TOKEN=secret\n";
+  std::filesystem::create_directories(dir / ".git");
+  std::ofstream(dir / ".git" / "config") << "[core]\n";
+  std::filesystem::create_directories(dir / "js");
+  std::ofstream(dir / "js" / "app.js") << "let x = 1;\n";
+  std::ofstream(dir.parent_path() / "emote_sim_http_outside.txt") << "outside\n";
+  std::filesystem::create_symlink(dir.parent_path() / "emote_sim_http_outside.txt", dir / "link.js");
+  std::filesystem::create_directory_symlink(dir.parent_path(), dir / "up");
+  const auto files = load_assets(dir);
+  std::vector<std::string> names;
+  for (const auto& [name, body] : files) {
+    names.push_back(name);
+  }
+  CHECK(names == std::vector<std::string>{"index.html", "js/app.js"});
+  http_routes r;
+  r.assets = dir;
+  http_fixture f(r);
+  for (const char* path : {"/.env", "/.git/config", "/link.js", "/up/emote_sim_http_outside.txt"}) {
+    CAPTURE(path);
+    CHECK(status_of(f.exchange(std::string("GET ") + path + " HTTP/1.1\r\n\r\n")) ==
+          "HTTP/1.1 404 Not Found");
+  }
+  CHECK(f.exchange("GET /js/app.js HTTP/1.1\r\n\r\n").back() == "let x = 1;");
+  // Two answers share one buffer.
+  r.files = std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(files);
+  beast::http::request<beast::http::empty_body> req(beast::http::verb::get, "/js/app.js", 11);
+  const auto a = answer_request(r, req);
+  const auto b = answer_request(r, req);
+  REQUIRE(a.shared);
+  CHECK(a.shared.get() == b.shared.get());
+}
+
+// The attack of many unread requests for a large file: memory does not grow per request.
+TEST_CASE("http: 100 unread requests for a 4 MiB file do not copy it 100 times") {
+  const auto dir = scratch("big");
+  std::ofstream(dir / "index.html") << "<html></html>\n";
+  std::ofstream(dir / "big.bin") << std::string(std::size_t{4} << 20, 'b');
+  http_routes r;
+  r.assets = dir;
+  http_fixture f(r);
+  const auto rss = [] {
+    std::ifstream statm("/proc/self/statm");
+    long pages = 0;
+    long resident = 0;
+    statm >> pages >> resident;
+    return resident * ::sysconf(_SC_PAGESIZE);
+  };
+  const long before = rss();
+  std::vector<line_client> clients;
+  for (int i = 0; i < 100; ++i) {
+    clients.push_back(f.connect());
+    REQUIRE(clients.back().send_raw("GET /big.bin HTTP/1.1\r\n\r\n"));
+  }
+  for (int i = 0; i < 100 && f.stats().open < 100; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  std::this_thread::sleep_for(300ms);
+  const long grown = rss() - before;
+  CHECK_MESSAGE(grown < (long{100} << 20), grown); // one copy per request would be 400 MiB
 }

@@ -13,6 +13,7 @@
 #include "synthetic_host.hpp"
 
 #include <doctest/doctest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/io_context.hpp>
@@ -22,6 +23,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -887,6 +889,74 @@ TEST_CASE("hub: idle observers do not keep the controller out") {
   CHECK(parse(reply_to(controller, "1"))["ok"].GetBool());
 }
 
+// protocol.md §2: the attack of connections opened and never used (re-opened as they close, ~200
+// a second, 260 open at a time) took every slot before; now each new connection closes the
+// oldest pending one, so the controller gets in on every attempt.
+TEST_CASE("hub: pending-connection churn never keeps the controller out") {
+  server_fixture f(manual()); // max_connections 256, 4 reserved, 64 pending, 8 per address
+  std::atomic<bool> done{false};
+  std::atomic<int> opened{0};
+  std::thread churn([&] {
+    std::deque<line_client> held;
+    while (!done) {
+      auto c = line_client::connect(f.tcp_addr, 2s);
+      if (c.ok()) {
+        held.push_back(std::move(c).value());
+        ++opened;
+      }
+      if (held.size() > 260) {
+        held.pop_front();
+      }
+      std::this_thread::sleep_for(5ms);
+    }
+  });
+  while (opened < 300) {
+    std::this_thread::sleep_for(10ms);
+  }
+  int welcomed = 0;
+  for (int i = 0; i < 40; ++i) {
+    auto c = f.raw();
+    REQUIRE(c.send_line(R"({"op":"hello","protocol":1})"));
+    const auto line = c.read_line(2s);
+    welcomed += line && line->starts_with(R"({"op":"welcome")") ? 1 : 0;
+  }
+  done = true;
+  churn.join();
+  CHECK(welcomed == 40);
+  CHECK(f.run_on([&] { return f.m.connections_evicted_total; }) > 200);
+  CHECK(f.run_on([&] { return f.m.connections_pending; }) <= 64);
+}
+
+// protocol.md §2: the pending caps, globally and per address.
+TEST_CASE("hub: a new pending connection over a cap closes the oldest pending one") {
+  hub_settings s = manual();
+  s.limits.max_pending_per_address = 3;
+  server_fixture f(s);
+  std::vector<line_client> pending;
+  for (int i = 0; i < 3; ++i) {
+    pending.push_back(f.raw());
+  }
+  // Wait until the server has them all, then one more from the same address.
+  for (int i = 0; i < 100 && f.run_on([&] { return f.m.connections_pending; }) < 3; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  auto fourth = f.raw();
+  CHECK_FALSE(pending[0].read_line(2s).has_value()); // closed without a word
+  CHECK(pending[0].eof());
+  // The others are still there and may say hello.
+  for (auto* c : {&pending[1], &pending[2], &fourth}) {
+    REQUIRE(c->send_line(R"({"op":"hello","protocol":1})"));
+    const auto w = c->read_line(2s);
+    REQUIRE(w.has_value());
+    CHECK(w->starts_with(R"({"op":"welcome")"));
+  }
+  CHECK(f.run_on([&] { return f.m.connections_evicted_total; }) == 1);
+  CHECK(pending_cap(s.limits) == 64);
+  limits_config small;
+  small.max_connections = 10;
+  CHECK(pending_cap(small) == 6); // never into the controllers' reservation
+}
+
 // protocol.md §2: hello, then neither a subscribe nor anything sent for the idle timeout: closed.
 TEST_CASE("hub: a connection that says hello and then nothing is closed; subscribers and talkers "
           "stay") {
@@ -910,8 +980,9 @@ TEST_CASE("hub: a connection that says hello and then nothing is closed; subscri
   CHECK(parse(reply_to(subscriber, "2"))["ok"].GetBool());
 }
 
-// protocol.md §2: failed logins are throttled per address.
-TEST_CASE("hub: after 5 failed logins an address is refused for a while, then let in") {
+// protocol.md §2: failed logins are throttled per address and role; a right token always gets in.
+TEST_CASE("hub: after 5 failed logins an address is refused for a while; a right token still gets "
+          "in") {
   hub_settings s = manual();
   s.auth.controller_token = "c-secret";
   server_fixture f(s);
@@ -925,16 +996,91 @@ TEST_CASE("hub: after 5 failed logins an address is refused for a while, then le
   for (int i = 0; i < 5; ++i) {
     CHECK(error_code(hello("wrong")) == "unauthorized");
   }
-  const auto blocked = hello("c-secret"); // the right token, but the address is blocked
+  const auto blocked = hello("wrong");
   CHECK(error_code(blocked) == "unauthorized");
   CHECK_MESSAGE(blocked.find("too many failed logins") != std::string::npos, blocked);
-  std::this_thread::sleep_for(1100ms);
+  // The right token is never refused by the throttle, and it resets the count.
   CHECK(hello("c-secret").starts_with(R"({"op":"welcome")"));
-  // The success reset the count: 4 failures do not block.
   for (int i = 0; i < 4; ++i) {
     CHECK(hello("wrong").find("too many") == std::string::npos);
   }
   CHECK(hello("c-secret").starts_with(R"({"op":"welcome")"));
+  CHECK(f.run_on([&] { return f.m.logins_failed_total; }) == 10);
+}
+
+// The attack of a health check with a stale observer token run in a loop: the observer role's
+// failures never block the controller (same address, same Unix socket).
+TEST_CASE("hub: failed observer logins do not lock the controller out") {
+  hub_settings s = manual();
+  s.auth.controller_token = "c-secret";
+  s.auth.observer_token = "o-secret";
+  server_fixture f(s);
+  for (const bool unix_socket : {false, true}) {
+    CAPTURE(unix_socket);
+    for (int i = 0; i < 7; ++i) {
+      auto c = f.raw(unix_socket);
+      REQUIRE(c.send_line(R"({"op":"hello","protocol":1,"role":"observer","token":"stale"})"));
+      const auto line = c.read_line(2s);
+      REQUIRE(line.has_value());
+      CHECK(error_code(*line) == "unauthorized");
+    }
+    auto controller = f.client("controller", "c-secret", unix_socket);
+    REQUIRE(controller.send_line(R"({"op":"ping","id":1})"));
+    CHECK(parse(reply_to(controller, "1"))["ok"].GetBool());
+    // And a blocked observer address still lets the right observer token in.
+    auto observer = f.client("observer", "o-secret", unix_socket);
+    REQUIRE(observer.send_line(R"({"op":"ping","id":2})"));
+    CHECK(parse(reply_to(observer, "2"))["ok"].GetBool());
+  }
+}
+
+namespace {
+
+// Counts the lines logged at info level or above while it lives (the fixture turns logging off).
+struct log_capture {
+  log_capture() : sink(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(100000)) {
+    previous = spdlog::default_logger();
+    auto logger = std::make_shared<spdlog::logger>("capture", sink);
+    logger->set_level(spdlog::level::info);
+    spdlog::set_default_logger(logger);
+  }
+  ~log_capture() { spdlog::set_default_logger(previous); }
+  std::size_t lines() const { return sink->last_raw().size(); }
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink;
+  std::shared_ptr<spdlog::logger> previous;
+};
+
+} // namespace
+
+// protocol.md §2: one log line per address per 10 s for refused connections and failed logins,
+// the rest counted.
+TEST_CASE("hub: 1,000 failed logins and 200 refused connections log a handful of lines") {
+  hub_settings s = manual();
+  s.auth.observer_token = "o-secret";
+  s.limits.max_connections = 3;
+  s.limits.reserved_controller_connections = 1;
+  server_fixture f(s);
+  log_capture log;
+  for (int i = 0; i < 1000; ++i) {
+    auto c = f.raw();
+    REQUIRE(c.send_line(R"({"op":"hello","protocol":1,"role":"observer","token":"bad"})"));
+    REQUIRE(c.read_line(2s).has_value());
+  }
+  // Observers fill their 2 slots; the next 200 are refused.
+  auto o1 = f.client("observer", "o-secret");
+  auto o2 = f.client("observer", "o-secret");
+  for (int i = 0; i < 200; ++i) {
+    auto c = f.raw();
+    REQUIRE(c.send_line(R"({"op":"hello","protocol":1,"role":"observer","token":"o-secret"})"));
+    CHECK(c.read_line(2s) == R"({"op":"bye","reason":"max_connections"})");
+    CHECK_FALSE(c.read_line(2s).has_value());
+  }
+  const auto refused = f.run_on([&] { return f.m.connections_refused_total; });
+  CHECK(refused == 200);
+  CHECK(f.run_on([&] { return f.m.logins_failed_total; }) == 1000);
+  // Two logins were welcomed (their lines), plus one line per kind per 10 s.
+  CHECK_MESSAGE(log.lines() <= 8, log.lines());
+  CHECK(f.run_on([&] { return f.m.log_lines_suppressed_total; }) >= 1190);
 }
 
 // protocol.md §10: out of file descriptors, the line listener waits before accepting again: it

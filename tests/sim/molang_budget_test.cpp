@@ -4,6 +4,8 @@
 
 #include "support.hpp"
 
+#include <chrono>
+
 using namespace simtest;
 
 namespace {
@@ -79,6 +81,59 @@ TEST_CASE(
   CHECK(code(r) == "molang_budget");
   h.step();
   CHECK(h.all_records() == strings{"0:stopped(1,alice,demo:heavy,MOLANG_BUDGET)"});
+}
+
+// players.md §6.2: a start whose Molang fails on its own (here recursion past the depth limit,
+// molang.md §6) is refused `molang_error`, not `internal` (which is kept for bugs).
+TEST_CASE("recursion while starting: the start is refused molang_error, the session stops ERROR") {
+  anim_spec a;
+  a.id = "demo:recurse";
+  a.tracks = R"({"d0": {"position": [{"time": "0t", "value": ["t.f = { return t.f(); }; )"
+             R"(return t.f();", 0, 0]}]}})";
+  harness h(budgets(0, 0), {animation_json(a)});
+  h.join("alice", {0, 64, 0});
+  const api::reply r = h.play("alice", "demo:recurse");
+  CHECK(code(r) == "molang_error");
+  h.step();
+  CHECK(h.all_records() == strings{"0:stopped(1,alice,demo:recurse,ERROR)"});
+  // With the default budgets too (the recursion is not a budget matter).
+  harness d(sim::engine_config{}, {animation_json(a)});
+  d.join("alice", {0, 64, 0});
+  CHECK(code(d.play("alice", "demo:recurse")) == "molang_error");
+}
+
+// The attack of an emote that `check` passes calling q.scoreboard in loops on players with many
+// scores: a lookup is keyed (molang.md §5.3), so a tick costs about the same with 20,000 scores
+// as with one, and each lookup is charged its probes (molang.md §6).
+TEST_CASE("scoreboard lookups cost about the same with 20,000 scores as with one") {
+  anim_spec a;
+  a.id = "demo:scores";
+  a.duration = 400;
+  a.tracks = R"({"d0": {"position": [{"time": "0t", "value": ["t.x = 0; loop(1000, { t.x = )"
+             R"(t.x + q.scoreboard('k10000'); }); return 0;", 0, 0]}]}})";
+  const auto tick_time = [&](int scores) {
+    harness h(sim::engine_config{}, {animation_json(a)});
+    api::player_fields f;
+    std::map<std::string, std::int32_t> m;
+    for (int i = 0; i < scores; ++i) {
+      m.emplace("k" + std::to_string(10000 + i), i);
+    }
+    f.scores = std::move(m);
+    h.join("alice", {0, 64, 0}, 0, f);
+    REQUIRE(code(h.play("alice", "demo:scores")) == "ok");
+    h.run_to(5); // warm
+    const auto t0 = std::chrono::steady_clock::now();
+    h.run_to(45);
+    const auto spent = std::chrono::steady_clock::now() - t0;
+    CHECK(h.find("stopped").empty()); // within the default budgets either way
+    return std::chrono::duration<double>(spent).count();
+  };
+  const double one = tick_time(1);
+  const double many = tick_time(20000);
+  CAPTURE(one);
+  CAPTURE(many);
+  // A scan of every score per lookup made this about 1,000 times slower.
+  CHECK(many < 10 * one + 0.05);
 }
 
 TEST_CASE("the default budgets: a heavy emote stops, the fixtures play") {

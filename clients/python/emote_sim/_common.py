@@ -11,7 +11,7 @@ ERROR_CODES = (
     "unauthorized", "forbidden", "unknown_player", "player_exists", "unknown_emote",
     "not_standalone", "disabled", "no_permission", "cooldown", "already_playing", "display_limit",
     "not_playing", "clock_not_manual", "shutting_down", "reload_empty",
-    "content_unavailable", "molang_budget", "internal",
+    "content_unavailable", "molang_budget", "molang_error", "internal",
 )
 
 
