@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 using namespace emote::server;
 using namespace emote::protocol;
@@ -367,7 +368,8 @@ TEST_CASE("[engine] exe: serve with http set serves the viewer, /metrics and /ws
   // The observer WebSocket is on the same listener (what it carries: http_listener_test.cpp).
   auto ws = line_client::connect(http, 5s);
   REQUIRE(ws.ok());
-  ws->send_raw("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+  ws->send_raw("GET /ws HTTP/1.1\r\nHost: " + http.text() +
+               "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
   auto status = ws->read_line(5s);
   REQUIRE(status.has_value());
@@ -448,7 +450,9 @@ TEST_CASE("[engine] exe: a stale-token health loop locks nobody out; full observ
     CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "secret"}, dir,
                        &out, &err) == 0);
   }
-  // Two observers take both observer slots; the probe is still healthy.
+  // Two observers take both observer slots; the probe is still healthy. (The probes' own
+  // observer connections leave at the next tick boundary after their bye: wait for it.)
+  std::this_thread::sleep_for(500ms);
   auto o1 = hello(s.tcp, R"(,"role":"observer","token":"secret")");
   auto o2 = hello(s.tcp, R"(,"role":"observer","token":"secret")");
   CHECK(process::run({"health", "--listen", s.tcp.text(), "--auth-observer-token", "secret"}, dir,
