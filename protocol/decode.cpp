@@ -1096,21 +1096,17 @@ core::failure<decode_failure> failed(request_id id, api::error_code code, std::s
       decode_failure{std::move(id), api::error{code, std::move(message), std::move(path), {}}}};
 }
 
-} // namespace
+/// The string member `key` of a request when it is a string a reply may echo (at most
+/// max_player_key_bytes bytes); empty otherwise.
+std::string subject_member(const Value& doc, std::string_view key) {
+  const Value* v = checker::find_raw(doc, key);
+  if (v == nullptr || !v->IsString() || v->GetStringLength() > max_player_key_bytes) {
+    return {};
+  }
+  return std::string(json::string_of(*v));
+}
 
-core::result<request, decode_failure> decode_request(std::string_view line) {
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
-    line.remove_suffix(1);
-  }
-  rapidjson::Document doc;
-  if (auto err = parse_wire(line, doc)) {
-    return failed({}, api::error_code::bad_json, err->message);
-  }
-  if (!doc.IsObject()) {
-    return failed({}, api::error_code::bad_json, "a message must be a JSON object");
-  }
-
-  request r;
+core::result<request, decode_failure> decode_object(rapidjson::Document& doc, request& r) {
   if (const Value* id = checker::find_raw(doc, "id")) {
     if (auto i = as_int64(*id); i && !id->IsDouble()) {
       r.id = *i;
@@ -1153,7 +1149,41 @@ core::result<request, decode_failure> decode_request(std::string_view line) {
 
   doc.EraseMember("token"); // keeps the members' order
   r.record = to_json(doc);
-  return r;
+  return core::result<request, decode_failure>(std::move(r));
+}
+
+} // namespace
+
+core::result<request, decode_failure> decode_request(std::string_view line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+    line.remove_suffix(1);
+  }
+  rapidjson::Document doc;
+  if (auto err = parse_wire(line, doc)) {
+    return failed({}, api::error_code::bad_json, err->message);
+  }
+  if (!doc.IsObject()) {
+    return failed({}, api::error_code::bad_json, "a message must be a JSON object");
+  }
+  request r;
+  auto decoded = decode_object(doc, r); // moves from r only on success
+  if (!decoded) {
+    // protocol.md §3: every error names the request's op and the player and emote it names.
+    decoded.error().subject = error_subject{std::string(r.op), subject_member(doc, "player"),
+                                            subject_member(doc, "emote")};
+  }
+  return decoded;
+}
+
+error_subject subject_of(const request& r) {
+  error_subject s;
+  s.op = std::string(r.op);
+  rapidjson::Document doc;
+  if (!parse_wire(r.record, doc) && doc.IsObject()) {
+    s.player = subject_member(doc, "player");
+    s.emote = subject_member(doc, "emote");
+  }
+  return s;
 }
 
 bool controller_only(const request& r) noexcept {

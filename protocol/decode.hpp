@@ -79,9 +79,14 @@ struct request {
   std::string record;
 };
 
+/// What an error reply to `r` names (protocol.md §3): its op and the `player` and `emote`
+/// strings of its message (read back from `record`; only failures pay for it).
+error_subject subject_of(const request& r);
+
 struct decode_failure {
   request_id id; ///< the request's id when it could be read, so the reply can carry it
   api::error error;
+  error_subject subject; ///< the op (when known), player and emote the line named
 };
 
 /// Decode one line (without its newline; a trailing "\r" is ignored).

@@ -790,8 +790,59 @@ void encode_ok(std::string& out, const request_id& id, api::tick_number tick,
   o.raw("}\n");
 }
 
+std::string error_detail(const api::error& err, const error_subject* about) {
+  static const error_subject none;
+  const error_subject& subject = about != nullptr ? *about : none;
+  std::string d;
+  const auto name = [&](std::string_view what, const std::string& v) {
+    if (!v.empty()) {
+      d += d.empty() ? "" : " ";
+      d += what;
+      d += " \"";
+      d += v;
+      d += '"';
+    }
+  };
+  if (!subject.op.empty()) {
+    d += subject.op;
+  }
+  name("player", subject.player);
+  name("emote", subject.emote);
+  if (!d.empty()) {
+    d += ": ";
+  }
+  if (!err.path.empty()) {
+    d += err.path;
+    d += ": ";
+  }
+  switch (err.code) {
+  case api::error_code::unknown_player:
+    d += "no player with this key is online";
+    break;
+  case api::error_code::player_exists:
+    d += "a player with this key is already online";
+    break;
+  case api::error_code::unknown_emote:
+    d += "no emote with this id is loaded";
+    break;
+  case api::error_code::not_playing:
+    d += "the player is not playing an emote";
+    break;
+  case api::error_code::cooldown:
+    d += "the emote is on cooldown";
+    if (err.remaining_ticks) {
+      d += " for " + std::to_string(*err.remaining_ticks) + " more ticks";
+    }
+    break;
+  default:
+    d += err.message;
+    break;
+  }
+  return d;
+}
+
 void encode_error(std::string& out, const request_id& id, api::tick_number tick,
-                  const api::error& err) {
+                  const api::error& err, const error_subject* about) {
   json_out o(out);
   o.raw(R"({"op":"reply")");
   write_id(o, id);
@@ -812,12 +863,28 @@ void encode_error(std::string& out, const request_id& id, api::tick_number tick,
   if (err.code == api::error_code::unsupported_protocol) {
     o.raw(R"(,"supported":[1])");
   }
+  const auto member = [&](std::string_view key, const std::string& v) {
+    if (!v.empty()) {
+      o.ch(',');
+      o.str(key);
+      o.ch(':');
+      o.str(v);
+    }
+  };
+  if (about != nullptr) {
+    member("op", about->op);
+    member("player", about->player);
+    member("emote", about->emote);
+  }
+  o.raw(R"(,"detail":)");
+  o.str(error_detail(err, about));
   o.raw("}}\n");
 }
 
-void encode_reply(std::string& out, const request_id& id, const api::reply& r) {
+void encode_reply(std::string& out, const request_id& id, const api::reply& r,
+                  const error_subject* about, const api::unmatched_offer* unmatched) {
   if (r.err) {
-    encode_error(out, id, r.tick, *r.err);
+    encode_error(out, id, r.tick, *r.err, about);
     return;
   }
   std::string members;
@@ -829,6 +896,15 @@ void encode_reply(std::string& out, const request_id& id, const api::reply& r) {
     o.str(p->emote);
     o.raw(R"(,"role":)");
     o.str(api::name(p->role));
+    if (unmatched != nullptr && p->role == api::role::initiator) {
+      o.raw(R"(,"unmatched":{"session":)");
+      o.i64(unmatched->session);
+      o.raw(R"(,"initiator":)");
+      o.str(unmatched->initiator);
+      o.raw(R"(,"reason":)");
+      o.str(api::name(unmatched->reason));
+      o.ch('}');
+    }
   } else if (const auto* s = std::get_if<api::stop_ok>(&r.payload)) {
     o.raw(R"(,"session":)");
     o.i64(s->session);

@@ -7,6 +7,7 @@
 // are equal get the same bytes. All writers append to caller-owned buffers.
 
 #include "engine/api/event.hpp"
+#include "engine/api/match.hpp"
 #include "engine/api/types.hpp"
 #include "engine/core/diagnostic.hpp"
 #include "engine/core/memo.hpp"
@@ -166,12 +167,26 @@ using request_id = std::variant<std::monostate, std::int64_t, std::string>;
 /// `{"op":"reply","id":ID,"tick":N,"ok":true<members>}\n`; `members` is empty or starts with ','.
 void encode_ok(std::string& out, const request_id& id, api::tick_number tick,
                std::string_view members = {});
+/// What an error reply refers to (protocol.md §3): the request's op (when the line named a known
+/// one) and the `player` and `emote` strings it names; empty when unknown.
+struct error_subject {
+  std::string op;
+  std::string player;
+  std::string emote;
+};
+
+/// The developer's text of an error (protocol.md §3 `detail`): what failed, naming the op and the
+/// subject, e.g. `emote.play player "alice" emote "x:y": no emote with this id is loaded`.
+std::string error_detail(const api::error& err, const error_subject* about = nullptr);
 /// `{"op":"reply",["id":ID,]"tick":N,"ok":false,"error":{"code","message"[,"path"]
-/// [,"remaining_ticks"][,"supported":[1]]}}\n`.
+/// [,"remaining_ticks"][,"supported":[1]][,"op"][,"player"][,"emote"],"detail"}}\n`.
 void encode_error(std::string& out, const request_id& id, api::tick_number tick,
-                  const api::error& err);
-/// An engine reply (play, stop, counts, empty).
-void encode_reply(std::string& out, const request_id& id, const api::reply& r);
+                  const api::error& err, const error_subject* about = nullptr);
+/// An engine reply (play, stop, counts, empty); an error names `about`, a play that made an
+/// initiator adds `unmatched` (protocol.md §4 emote.play).
+void encode_reply(std::string& out, const request_id& id, const api::reply& r,
+                  const error_subject* about = nullptr,
+                  const api::unmatched_offer* unmatched = nullptr);
 
 struct welcome_info {
   std::string_view server_version; ///< without the "emote-sim/" prefix

@@ -21,15 +21,14 @@ struct executor {
     return {};
   }
   outcome error(api::error e) {
-    encode_error(out, r.id, host.tick(), e);
+    const error_subject about = subject_of(r); // protocol.md §3
+    encode_error(out, r.id, host.tick(), e, &about);
     return outcome{true, std::move(e)};
   }
 
   outcome operator()(const api::input& in) {
     api::reply reply = host.apply(in);
-    if (needs_reply(r.id, reply.ok())) {
-      encode_reply(out, r.id, reply);
-    }
+    encode_input_reply(out, host, r, reply);
     return outcome{true, std::move(reply.err)};
   }
   outcome operator()(const ping_request&) { return ok(); }
@@ -103,6 +102,25 @@ struct executor {
 
 } // namespace
 
+void encode_input_reply(std::string& out, const sim_host& host, const request& r,
+                        const api::reply& reply) {
+  if (!needs_reply(r.id, reply.ok())) {
+    return;
+  }
+  if (reply.err) {
+    const error_subject about = subject_of(r);
+    encode_reply(out, r.id, reply, &about);
+    return;
+  }
+  const auto* play = std::get_if<api::play_ok>(&reply.payload);
+  if (play != nullptr && play->role == api::role::initiator) {
+    const auto unmatched = host.last_unmatched();
+    encode_reply(out, r.id, reply, nullptr, unmatched ? &*unmatched : nullptr);
+    return;
+  }
+  encode_reply(out, r.id, reply);
+}
+
 outcome execute(sim_host& host, const request& r, std::string& out) {
   return std::visit(executor{host, r, out}, r.body);
 }
@@ -122,7 +140,8 @@ run_result run_scenario(const scenario& s, const host_factory& make_host) {
     for (; next < s.script.size() && s.script[next].tick <= t; ++next) {
       auto decoded = decode_request(s.script[next].line);
       if (!decoded) {
-        encode_error(out, decoded.error().id, host.tick(), decoded.error().error);
+        encode_error(out, decoded.error().id, host.tick(), decoded.error().error,
+                     &decoded.error().subject);
         continue;
       }
       const request& r = *decoded;

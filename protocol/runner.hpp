@@ -8,6 +8,7 @@
 // code whether the host is the real Engine with loaded content or a test double.
 
 #include "engine/api/event.hpp"
+#include "engine/api/match.hpp"
 #include "engine/api/types.hpp"
 #include "engine/core/diagnostic.hpp"
 #include "engine/core/result.hpp"
@@ -32,6 +33,11 @@ public:
 
   [[nodiscard]] virtual api::tick_number tick() const = 0;
   virtual api::reply apply(const api::input& in) = 0;
+  /// After apply() of an emote.play that made an initiator: the nearest open offer it did not
+  /// join, and why (players.md §7.3); nullopt otherwise, or for a host that does not say.
+  [[nodiscard]] virtual std::optional<api::unmatched_offer> last_unmatched() const {
+    return std::nullopt;
+  }
   /// Run the rest of the tick; the frame stays valid until the next apply() or step().
   virtual const api::frame& step() = 0;
 
@@ -90,6 +96,11 @@ struct outcome {
   std::optional<sim_host::reload_outcome> reload;
   [[nodiscard]] bool ok() const noexcept { return handled && !error; }
 };
+
+/// The reply line of an engine input's reply, when one is due (protocol.md §3): an error names
+/// the request's op and subject; a play that made an initiator adds its `unmatched` (§4).
+void encode_input_reply(std::string& out, const sim_host& host, const request& r,
+                        const api::reply& reply);
 
 /// Execute a request that needs only the simulation: engine inputs, ping and the query and content
 /// ops. Appends its reply line to `out` when one is due (an id, or a failure). Writes nothing for

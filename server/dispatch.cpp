@@ -36,9 +36,7 @@ protocol::outcome dispatch(protocol::sim_host& host, player_owners& owners, std:
   if (const auto* in = std::get_if<api::input>(&r.body)) {
     api::reply rep = host.apply(*in);
     owners.observe(conn, *in, rep);
-    if (protocol::needs_reply(r.id, rep.ok())) {
-      protocol::encode_reply(out, r.id, rep);
-    }
+    protocol::encode_input_reply(out, host, r, rep);
     return protocol::outcome{true, std::move(rep.err)};
   }
   return protocol::execute(host, r, out);

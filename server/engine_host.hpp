@@ -23,6 +23,9 @@ public:
 
   [[nodiscard]] api::tick_number tick() const override;
   api::reply apply(const api::input& in) override;
+  [[nodiscard]] std::optional<api::unmatched_offer> last_unmatched() const override {
+    return engine_->last_unmatched();
+  }
   const api::frame& step() override;
   [[nodiscard]] sim::state_snapshot state(const sim::state_query& query) const override;
   [[nodiscard]] std::vector<protocol::emote_summary> list() const override;

@@ -256,17 +256,20 @@ void hub::on_closed(connection& c) {
 void hub::handle_hello(client& cl, const std::string& line) {
   auto decoded = protocol::decode_request(line);
   if (!decoded) {
-    refuse(cl, decoded.error().id, decoded.error().error, close_reason::bad_hello);
+    refuse(cl, decoded.error().id, decoded.error().error, close_reason::bad_hello,
+           &decoded.error().subject);
     return;
   }
   const auto* hello = std::get_if<protocol::hello_request>(&decoded->body);
   if (hello == nullptr) {
+    const auto about = protocol::subject_of(*decoded);
     refuse(cl, decoded->id,
            api::error{api::error_code::bad_request, "the first message must be hello", "$.op",
                       std::nullopt},
-           close_reason::bad_hello);
+           close_reason::bad_hello, &about);
     return;
   }
+  const protocol::error_subject hello_subject{"hello", {}, {}};
   const std::string& token = hello->role == protocol::client_role::observer
                                  ? settings_.auth.observer_token
                                  : settings_.auth.controller_token;
@@ -285,7 +288,7 @@ void hub::handle_hello(client& cl, const std::string& line) {
                         "too many failed logins from this address; try again in " +
                             std::to_string((left->count() + 999) / 1000) + " s",
                         "$.token", std::nullopt},
-             close_reason::unauthorized);
+             close_reason::unauthorized, &hello_subject);
       return;
     }
     if (const auto note = logins_.failed(login_key, now); note.warn) {
@@ -301,7 +304,7 @@ void hub::handle_hello(client& cl, const std::string& line) {
                       std::string("a valid token is required for the ") +
                           std::string(role_name(hello->role)) + " role",
                       "$.token", std::nullopt},
-           close_reason::unauthorized);
+           close_reason::unauthorized, &hello_subject);
     return;
   }
   if (hello->role == protocol::client_role::observer &&
@@ -407,18 +410,21 @@ void hub::handle_request(client& cl, const std::string& line) {
   const auto tick = host_.tick();
   auto decoded = protocol::decode_request(line);
   if (!decoded) {
-    send_error(cl, decoded.error().id, decoded.error().error);
+    send_error(cl, decoded.error().id, decoded.error().error, &decoded.error().subject);
     return;
   }
   const protocol::request& r = *decoded;
   if (std::holds_alternative<protocol::hello_request>(r.body)) {
+    const auto about = protocol::subject_of(r);
     send_error(cl, r.id,
                api::error{api::error_code::bad_request, "hello was already received", "$.op",
-                          std::nullopt});
+                          std::nullopt},
+               &about);
     return;
   }
   if (cl.role == protocol::client_role::observer && protocol::controller_only(r)) {
-    send_error(cl, r.id, protocol::forbidden_error(r.op));
+    const auto about = protocol::subject_of(r);
+    send_error(cl, r.id, protocol::forbidden_error(r.op), &about);
     return;
   }
   ++metrics_.messages_total;
@@ -449,10 +455,12 @@ void hub::handle_request(client& cl, const std::string& line) {
   }
   if (const auto* step = std::get_if<protocol::clock_step_request>(&r.body)) {
     if (settings_.clock != clock_mode::manual) {
+      const auto about = protocol::subject_of(r);
       send_error(cl, r.id,
                  api::error{api::error_code::clock_not_manual,
                             "clock.step needs a manual clock (the server runs in realtime)", "",
-                            std::nullopt});
+                            std::nullopt},
+                 &about);
       return;
     }
     step_ = step_job{cl.id, r.id, step->ticks};
@@ -462,8 +470,10 @@ void hub::handle_request(client& cl, const std::string& line) {
   std::string out;
   const auto result = dispatch(host_, owners_, cl.id, r, out);
   if (!result.handled) {
+    const auto about = protocol::subject_of(r);
     send_error(cl, r.id,
-               api::error{api::error_code::internal, "request not handled", "", std::nullopt});
+               api::error{api::error_code::internal, "request not handled", "", std::nullopt},
+               &about);
     return;
   }
   account(cl, &r, result);
@@ -675,17 +685,18 @@ void hub::note(const connection& c, connection::send_result r) {
   }
 }
 
-void hub::send_error(client& cl, const protocol::request_id& id, const api::error& err) {
+void hub::send_error(client& cl, const protocol::request_id& id, const api::error& err,
+                     const protocol::error_subject* about) {
   std::string out;
-  protocol::encode_error(out, id, host_.tick(), err);
+  protocol::encode_error(out, id, host_.tick(), err, about);
   account(cl, nullptr, protocol::outcome{true, err});
   send(cl, std::move(out));
 }
 
 void hub::refuse(client& cl, const protocol::request_id& id, const api::error& err,
-                 close_reason why) {
+                 close_reason why, const protocol::error_subject* about) {
   std::string out;
-  protocol::encode_error(out, id, host_.tick(), err);
+  protocol::encode_error(out, id, host_.tick(), err, about);
   account(cl, nullptr, protocol::outcome{true, err});
   if (const auto conn = cl.conn) {
     conn->close_after(make_line(std::move(out)), why);
@@ -775,10 +786,12 @@ void hub::stop(std::function<void()> done) {
     const auto id = step_->id;
     step_.reset();
     if (it != clients_.end()) {
+      const protocol::error_subject about{"clock.step", {}, {}};
       send_error(it->second, id,
                  api::error{api::error_code::shutting_down,
                             "the server is stopping; the remaining ticks did not run", "",
-                            std::nullopt});
+                            std::nullopt},
+                 &about);
     }
   }
   // What clients sent before the signal is applied, then every playback stops.

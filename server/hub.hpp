@@ -162,9 +162,12 @@ private:
 
   void send(client& cl, std::string text);
   void note(const connection& c, connection::send_result r);
-  void send_error(client& cl, const protocol::request_id& id, const api::error& err);
+  /// An error reply; `about` names the request's op and subject (protocol.md §3).
+  void send_error(client& cl, const protocol::request_id& id, const api::error& err,
+                  const protocol::error_subject* about = nullptr);
   /// Answer `err` and close the connection (a failed hello, a line too long before hello).
-  void refuse(client& cl, const protocol::request_id& id, const api::error& err, close_reason why);
+  void refuse(client& cl, const protocol::request_id& id, const api::error& err, close_reason why,
+              const protocol::error_subject* about = nullptr);
   /// The one place replies are counted and logged: error replies by code, reloads and failures.
   void account(const client& cl, const protocol::request* r, const protocol::outcome& o);
   /// The one place a closed connection is logged, with why it closed; one that never said hello

@@ -1,4 +1,5 @@
 #include "engine/api/event.hpp"
+#include "engine/api/match.hpp"
 #include "engine/api/types.hpp"
 
 #include "engine/core/enum_names.hpp"
@@ -44,8 +45,19 @@ constexpr core::enum_names<error_code, 24> error_names{{"bad_json",
                                                         "molang_budget",
                                                         "molang_error",
                                                         "internal"}};
+constexpr core::enum_names<match_failure, 12> match_failure_names{
+    {"participant", "partner_dead", "initiator_offline", "same_player", "initiator_dead",
+     "dimension", "height", "too_far", "same_spot", "initiator_facing", "partner_facing",
+     "line_of_sight"}};
 
 } // namespace
+
+std::string_view name(match_failure v) noexcept {
+  return match_failure_names(v);
+}
+std::optional<match_failure> parse_match_failure(std::string_view wire) noexcept {
+  return match_failure_names.parse(wire);
+}
 
 std::string_view name(play_source v) noexcept {
   return source_names(v);

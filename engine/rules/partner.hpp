@@ -3,6 +3,7 @@
 // partner can pair now, and which of several compatible offers wins. Session states,
 // reservations and timing stay with the caller.
 
+#include "engine/api/match.hpp"
 #include "engine/world/player.hpp"
 #include "engine/world/voxel_world.hpp"
 
@@ -18,6 +19,12 @@ namespace emote::rules {
 /// (same emote, OFFERING or WAITING, no reservation) are the caller's.
 bool can_pair(const world::player_state* initiator, const world::player_state* partner,
               const world::voxel_world& world);
+
+/// The same conditions checked in the same order, naming the first that fails; nullopt when
+/// `can_pair` holds. Both pointers may be null (offline).
+std::optional<api::match_failure> pair_failure(const world::player_state* initiator,
+                                               const world::player_state* partner,
+                                               const world::voxel_world& world);
 
 /// `(I.x − P.x)² + (I.z − P.z)²`, the distance the nearest offer is chosen by.
 double pairing_distance_sq(const world::player_state& initiator,

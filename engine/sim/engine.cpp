@@ -103,6 +103,8 @@ struct engine::impl final : rules::idle_host {
   session_id next_session = 1;
   std::int64_t displays = 0;
   bool shutting_down = false;
+  /// The nearest offer the last emote.play that became an initiator did not join (engine.hpp).
+  std::optional<api::unmatched_offer> last_unmatched;
   /// Registered sessions in creation order.
   std::vector<std::unique_ptr<session>> sessions;
   /// Sessions stopped in this tick: their removal goes out in P5, their handles return after it.
@@ -351,10 +353,16 @@ struct engine::impl final : rules::idle_host {
   }
 
   /// players.md §7.3: the compatible offer with the nearest initiator; ties go to the earliest
-  /// created.
-  session* find_offer(std::string_view emote, const world::player_state& p) const {
+  /// created. With `miss`, the nearest offer of the emote that was no candidate is named there
+  /// with the first condition it failed (the reply of a new initiator says it, §7.3). A
+  /// `participant` P never joins: then only `miss` is filled.
+  session* find_offer(std::string_view emote, const world::player_state& p,
+                      std::optional<api::unmatched_offer>* miss, bool participant) const {
     session* best = nullptr;
     double best_d = 0;
+    const session* near = nullptr;
+    api::match_failure near_why = api::match_failure::participant;
+    double near_d = 0;
     for (const auto& sp : sessions) {
       session& s = *sp;
       if (s.stopped || !s.two_player || s.reserved || s.emote != emote) {
@@ -365,7 +373,17 @@ struct engine::impl final : rules::idle_host {
         continue;
       }
       const world::player_state* i = players.find(s.initiator.player);
-      if (!rules::can_pair(i, &p, world)) {
+      const auto failed = participant ? std::optional(api::match_failure::participant)
+                                      : rules::pair_failure(i, &p, world);
+      if (failed) {
+        if (miss != nullptr && i != nullptr && i->id != p.id) {
+          const double d = rules::pairing_distance_sq(*i, p);
+          if (near == nullptr || d < near_d) {
+            near = &s;
+            near_why = *failed;
+            near_d = d;
+          }
+        }
         continue;
       }
       const double d = rules::pairing_distance_sq(*i, p);
@@ -373,6 +391,9 @@ struct engine::impl final : rules::idle_host {
         best = &s;
         best_d = d;
       }
+    }
+    if (miss != nullptr && best == nullptr && near != nullptr) {
+      *miss = api::unmatched_offer{near->id, near->initiator.player, near_why};
     }
     return best;
   }
@@ -520,9 +541,12 @@ struct engine::impl final : rules::idle_host {
       return error_reply(rules::play_error(api::error_code::internal));
     }
     session* current = participating(player->id);
-    // 5. A two-player Sequence by a non-participant: join a compatible offer.
-    if (prepared->two_player() && current == nullptr) {
-      if (session* offer = find_offer(id, *player)) {
+    // 5. A two-player Sequence by a non-participant: join a compatible offer. The nearest offer
+    // it could not join is named in the reply when it becomes an initiator (players.md §7.3).
+    std::optional<api::unmatched_offer> unmatched;
+    if (prepared->two_player()) {
+      if (session* offer = find_offer(id, *player, &unmatched, current != nullptr);
+          offer != nullptr && current == nullptr) {
         reserve(*offer, *player, tracked, eff);
         const session_id sid = offer->id;
         if (offer->phase() == session_phase::waiting) {
@@ -550,7 +574,13 @@ struct engine::impl final : rules::idle_host {
       stop(*current, stop_reason::replaced);
     }
     // 8. Start.
-    return start_session(*player, entry->id, std::move(prepared), req, source, tracked, eff, chain);
+    api::reply r =
+        start_session(*player, entry->id, std::move(prepared), req, source, tracked, eff, chain);
+    if (const auto* started = std::get_if<api::play_ok>(&r.payload);
+        started != nullptr && r.ok() && started->role == api::role::initiator) {
+      last_unmatched = std::move(unmatched);
+    }
+    return r;
   }
 
   api::reply start_session(const world::player_state& player, const std::string& id,
@@ -952,9 +982,14 @@ decltype(auto) stamp_tick(tick_number now, F&& f) {
 
 reply engine::apply(const input& in) {
   impl_->open_tick();
+  impl_->last_unmatched.reset();
   return stamp_tick(impl_->now, [&] {
     return std::visit([this](const auto& v) { return impl_->apply(v); }, in);
   });
+}
+
+const std::optional<api::unmatched_offer>& engine::last_unmatched() const noexcept {
+  return impl_->last_unmatched;
 }
 
 frame& engine::step() {

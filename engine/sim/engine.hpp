@@ -11,6 +11,7 @@
 // records go to the frame step() returns next.
 
 #include "engine/api/event.hpp"
+#include "engine/api/match.hpp"
 #include "engine/api/types.hpp"
 #include "engine/core/memo.hpp"
 #include "engine/core/state_digest.hpp"
@@ -135,6 +136,11 @@ public:
 
   /// Apply one input in P1 of the current tick.
   reply apply(const input& in);
+
+  /// After an apply() of an emote.play that started a two-player offer (role initiator): the
+  /// nearest open offer of the same emote it did not join and the first condition that failed
+  /// (players.md §7.3 "Why no match"); nullopt otherwise. Valid until the next apply().
+  [[nodiscard]] const std::optional<api::unmatched_offer>& last_unmatched() const noexcept;
 
   /// Run the rest of the current tick (idle pass, P2..P5) and return its frame. The reference
   /// (and the string data inside) stays valid until the next call to apply() or step() (or

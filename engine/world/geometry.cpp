@@ -27,20 +27,30 @@ core::dvec3 facing(float yaw) noexcept {
   return norm({-static_cast<double>(math::sin_t(a)), 0.0, -static_cast<double>(math::cos_t(a))});
 }
 
-bool geometry(const core::dvec3& p1, float yaw1, const core::dvec3& p2, float yaw2) noexcept {
+geometry_result check_geometry(const core::dvec3& p1, float yaw1, const core::dvec3& p2,
+                               float yaw2) noexcept {
   // The checks are written as negated accepts so that NaN coordinates fail too.
   if (!(std::abs(p1.y - p2.y) <= 1.0)) {
-    return false;
+    return geometry_result::height;
   }
   const double dx = p2.x - p1.x;
   const double dz = p2.z - p1.z;
   const double h2 = dx * dx + dz * dz;
-  if (!(h2 <= 4.0) || !(h2 >= 1e-8)) {
-    return false;
+  if (!(h2 <= 4.0)) {
+    return geometry_result::too_far;
+  }
+  if (!(h2 >= 1e-8)) {
+    return geometry_result::same_spot;
   }
   const core::dvec3 u = norm({dx, 0.0, dz});
   const core::dvec3 back{-u.x, -u.y, -u.z};
-  return dot(facing(yaw1), u) >= facing_threshold && dot(facing(yaw2), back) >= facing_threshold;
+  if (!(dot(facing(yaw1), u) >= facing_threshold)) {
+    return geometry_result::initiator_facing;
+  }
+  if (!(dot(facing(yaw2), back) >= facing_threshold)) {
+    return geometry_result::partner_facing;
+  }
+  return geometry_result::ok;
 }
 
 } // namespace emote::world

@@ -1,5 +1,8 @@
 #include "protocol/encode.hpp"
 
+#include "engine/rules/play_errors.hpp"
+#include "protocol/decode.hpp"
+
 #include "engine/json/wire_reader.hpp"
 #include "render/tables.hpp"
 #include <rapidjson/document.h>
@@ -408,20 +411,80 @@ TEST_CASE("replies") {
   CHECK(s == "{\"op\":\"reply\",\"tick\":0,\"ok\":true}\n");
 }
 
+TEST_CASE("error replies name the op, player and emote; detail is for the developer") {
+  // protocol.md §3: the subject fields come from the request, and `message` stays the text for
+  // a person while `detail` names what failed.
+  const auto decoded = decode_request(
+      R"({"op":"emote.play","player":"al\"ice","emote":"demo:wave","source":"idle"})");
+  REQUIRE(decoded);
+  const error_subject about = subject_of(*decoded);
+  CHECK(about.op == "emote.play");
+  CHECK(about.player == "al\"ice");
+  CHECK(about.emote == "demo:wave");
+  std::string s;
+  encode_error(s, request_id{}, 9, rules::play_error(api::error_code::no_permission), &about);
+  CHECK(
+      s ==
+      R"({"op":"reply","tick":9,"ok":false,"error":{"code":"no_permission","message":"You do not have permission to use this emote.","op":"emote.play","player":"al\"ice","emote":"demo:wave","detail":"emote.play player \"al\"ice\" emote \"demo:wave\": You do not have permission to use this emote."}})"
+      "\n");
+  // A request that fails to decode still names its op and player.
+  const auto bad = decode_request(R"({"op":"player.update","player":"bob","yaw":"north"})");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().subject.op == "player.update");
+  CHECK(bad.error().subject.player == "bob");
+  CHECK(bad.error().error.path == "$.yaw");
+  CHECK(error_detail(bad.error().error, &bad.error().subject) ==
+        R"(player.update player "bob": $.yaw: must be a number)");
+  // An unknown op names no op; a player key longer than a request may carry is not echoed.
+  const auto unknown = decode_request(R"({"op":"emote.plya","player":"bob"})");
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.error().subject.op.empty());
+  CHECK(unknown.error().subject.player == "bob");
+  const auto too_long = decode_request(R"({"op":"player.leave","player":")" +
+                                       std::string(257, 'x') + R"("})");
+  REQUIRE_FALSE(too_long);
+  CHECK(too_long.error().subject.op == "player.leave");
+  CHECK(too_long.error().subject.player.empty());
+  // The developer's text per code.
+  const error_subject bob{"player.update", "bob", ""};
+  CHECK(error_detail(rules::play_error(api::error_code::unknown_player), &bob) ==
+        R"(player.update player "bob": no player with this key is online)");
+  CHECK(error_detail(api::error{api::error_code::bad_json, "at 3", {}, {}}) == "at 3");
+}
+
+TEST_CASE("a play that made an initiator names the offer it did not join") {
+  // protocol.md §4 emote.play, players.md §7.3.
+  std::string s;
+  const api::unmatched_offer u{4, "alice", api::match_failure::partner_facing};
+  encode_reply(s, request_id{std::int64_t{2}},
+               api::reply{7, std::nullopt, api::play_ok{9, "x:hs", api::role::initiator}}, nullptr,
+               &u);
+  CHECK(
+      s ==
+      R"({"op":"reply","id":2,"tick":7,"ok":true,"session":9,"emote":"x:hs","role":"initiator","unmatched":{"session":4,"initiator":"alice","reason":"partner_facing"}})"
+      "\n");
+  s.clear();
+  encode_reply(s, request_id{std::int64_t{3}},
+               api::reply{7, std::nullopt, api::play_ok{5, "x:hs", api::role::partner}}, nullptr,
+               &u); // only an initiator's reply says it
+  CHECK(s.find("unmatched") == std::string::npos);
+  CHECK(api::parse_match_failure("line_of_sight") == api::match_failure::line_of_sight);
+}
+
 TEST_CASE("error replies carry path, remaining_ticks and supported versions") {
   std::string s;
   api::error cooldown{api::error_code::cooldown, "Emote cooldown: 5s remaining.", {}, 81};
   encode_reply(s, request_id{std::string("b")}, api::reply{20, cooldown, api::empty_ok{}});
   CHECK(
       s ==
-      R"({"op":"reply","id":"b","tick":20,"ok":false,"error":{"code":"cooldown","message":"Emote cooldown: 5s remaining.","remaining_ticks":81}})"
+      R"({"op":"reply","id":"b","tick":20,"ok":false,"error":{"code":"cooldown","message":"Emote cooldown: 5s remaining.","remaining_ticks":81,"detail":"the emote is on cooldown for 81 more ticks"}})"
       "\n");
   s.clear();
   encode_error(s, request_id{}, 3,
                api::error{api::error_code::bad_request, "must be a string", "$.player", {}});
   CHECK(
       s ==
-      R"({"op":"reply","tick":3,"ok":false,"error":{"code":"bad_request","message":"must be a string","path":"$.player"}})"
+      R"({"op":"reply","tick":3,"ok":false,"error":{"code":"bad_request","message":"must be a string","path":"$.player","detail":"$.player: must be a string"}})"
       "\n");
   s.clear();
   encode_error(s, request_id{}, 0,
@@ -429,7 +492,7 @@ TEST_CASE("error replies carry path, remaining_ticks and supported versions") {
                           "unsupported protocol version 2; supported: 1",
                           "$.protocol",
                           {}});
-  CHECK(s.find(R"("path":"$.protocol","supported":[1]}})") != std::string::npos);
+  CHECK(s.find(R"("path":"$.protocol","supported":[1],"detail":)") != std::string::npos);
   CHECK(needs_reply(request_id{}, false));
   CHECK_FALSE(needs_reply(request_id{}, true));
   CHECK(needs_reply(request_id{std::int64_t{0}}, true));

@@ -208,15 +208,15 @@ TEST_CASE("script lines go through the decoder: errors are replies, with or with
   CHECK_MESSAGE(r.passed, r.failure);
   CHECK(
       r.output ==
-      R"({"op":"reply","tick":0,"ok":false,"error":{"code":"player_exists","message":"Player is already online."}})"
+      R"({"op":"reply","tick":0,"ok":false,"error":{"code":"player_exists","message":"Player is already online.","op":"player.join","player":"alice","detail":"player.join player \"alice\": a player with this key is already online"}})"
       "\n"
-      R"({"op":"reply","id":1,"tick":0,"ok":false,"error":{"code":"bad_request","message":"is required","path":"$.position"}})"
+      R"({"op":"reply","id":1,"tick":0,"ok":false,"error":{"code":"bad_request","message":"is required","path":"$.position","op":"player.join","player":"bob","detail":"player.join player \"bob\": $.position: is required"}})"
       "\n"
-      R"({"op":"reply","id":2,"tick":0,"ok":false,"error":{"code":"unknown_op","message":"unknown op: teleport"}})"
+      R"({"op":"reply","id":2,"tick":0,"ok":false,"error":{"code":"unknown_op","message":"unknown op: teleport","detail":"unknown op: teleport"}})"
       "\n"
-      R"({"op":"reply","tick":1,"ok":false,"error":{"code":"unknown_emote","message":"That emote does not exist."}})"
+      R"({"op":"reply","tick":1,"ok":false,"error":{"code":"unknown_emote","message":"That emote does not exist.","op":"emote.play","player":"alice","emote":"fx:nope","detail":"emote.play player \"alice\" emote \"fx:nope\": no emote with this id is loaded"}})"
       "\n"
-      R"({"op":"reply","id":"c","tick":1,"ok":false,"error":{"code":"unknown_player","message":"Player is not online."}})"
+      R"({"op":"reply","id":"c","tick":1,"ok":false,"error":{"code":"unknown_player","message":"Player is not online.","op":"emote.play","player":"carol","emote":"fx:slide","detail":"emote.play player \"carol\" emote \"fx:slide\": no player with this key is online"}})"
       "\n"
       R"({"op":"reply","id":"p","tick":1,"ok":true})"
       "\n"

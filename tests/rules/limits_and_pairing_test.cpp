@@ -85,6 +85,44 @@ TEST_CASE("pairing: alive, distinct, same dimension, geometry and line of sight"
   CHECK_FALSE(can_pair(&i, &p, w));
 }
 
+TEST_CASE("pair_failure names the first condition that fails, in players.md §7.3 order") {
+  using api::match_failure;
+  world::voxel_world w;
+  const world::player_state i = standing("i", 0.5, 64, 0.5, 0);
+  world::player_state p = standing("p", 0.5, 64, 1.7, 180);
+  CHECK_FALSE(pair_failure(&i, &p, w).has_value());
+  CHECK(pair_failure(nullptr, &p, w) == match_failure::initiator_offline);
+  CHECK(pair_failure(&i, nullptr, w) == match_failure::partner_dead);
+  CHECK(pair_failure(&i, &i, w) == match_failure::same_player);
+  world::player_state dead_i = i;
+  dead_i.alive = false;
+  CHECK(pair_failure(&dead_i, &p, w) == match_failure::initiator_dead);
+  p.alive = false;
+  CHECK(pair_failure(&dead_i, &p, w) == match_failure::partner_dead); // P is checked first
+  p.alive = true;
+  p.dimension = "minecraft:the_nether";
+  p.pos.y = 80; // also too high: the dimension is named first
+  CHECK(pair_failure(&i, &p, w) == match_failure::dimension);
+  p.dimension = i.dimension;
+  CHECK(pair_failure(&i, &p, w) == match_failure::height);
+  p.pos.y = 64;
+  p.pos.z = 2.6;
+  CHECK(pair_failure(&i, &p, w) == match_failure::too_far);
+  p.pos.z = 0.5;
+  CHECK(pair_failure(&i, &p, w) == match_failure::same_spot);
+  p.pos.z = 1.7;
+  p.yaw = 90;
+  CHECK(pair_failure(&i, &p, w) == match_failure::partner_facing);
+  world::player_state away = i;
+  away.yaw = 180;
+  CHECK(pair_failure(&away, &p, w) == match_failure::initiator_facing); // both fail: I first
+  p.yaw = 180;
+  REQUIRE(w.set(i.dimension, {0, 65, 1}, world::block_kind::solid));
+  CHECK(pair_failure(&i, &p, w) == match_failure::line_of_sight);
+  CHECK(api::name(match_failure::line_of_sight) == "line_of_sight");
+  CHECK(api::parse_match_failure("partner_facing") == match_failure::partner_facing);
+}
+
 TEST_CASE("R57 (choice part): nearest offer, ties to the earliest-created") {
   CHECK(nearest_offer(std::vector<double>{1.0, 0.81}) == 1u);
   CHECK(nearest_offer(std::vector<double>{0.81, 0.81}) == 0u);

@@ -359,5 +359,14 @@ inline std::string role_of(const api::reply& r) {
   const auto* ok = std::get_if<api::play_ok>(&r.payload);
   return ok != nullptr ? std::string(api::name(ok->role)) : std::string();
 }
+/// The engine's `last_unmatched` after a play (players.md §7.3) as "SESSION,INITIATOR,REASON";
+/// "" when there is none.
+inline std::string unmatched_of(const sim::engine& e) {
+  const auto& u = e.last_unmatched();
+  if (!u) {
+    return {};
+  }
+  return std::to_string(u->session) + "," + u->initiator + "," + std::string(api::name(u->reason));
+}
 
 } // namespace simtest

@@ -169,8 +169,11 @@ TEST_CASE("a WAITING offer without sight of the requester is no candidate") {
   h.play("alice", "demo:hs");
   h.run_to(200);
   h.blocks(0, 65, 0, api::block_kind::solid); // above alice's feet: her eye is inside it
-  // The candidate search already sees no line of sight: bob offers on his own.
-  CHECK(role_of(h.play("bob", "demo:hs")) == "initiator");
+  // The candidate search already sees no line of sight: bob offers on his own, and the reply
+  // says why (players.md §7.3).
+  const auto r = h.play("bob", "demo:hs");
+  CHECK(role_of(r) == "initiator");
+  CHECK(unmatched_of(h.eng) == "1,alice,line_of_sight");
   h.step();
   CHECK(h.records(200) == strings{"vis(bob,true,blank)", "started(2,bob,demo:hs,initiator)"});
 }
@@ -186,6 +189,7 @@ TEST_CASE("R55 a dead requester is no candidate: its own offer, then PLAYER_UNAV
   const auto r = h.play("bob", "demo:hs");
   CHECK(code(r) == "ok");
   CHECK(role_of(r) == "initiator");
+  CHECK(unmatched_of(h.eng) == "1,alice,partner_dead");
   h.step();
   CHECK(h.records(200) == strings{"vis(bob,true,blank)", "started(2,bob,demo:hs,initiator)",
                                   "vis(bob,false,real)",
@@ -203,7 +207,9 @@ TEST_CASE("R57 the nearest initiator wins; exact ties go to the earliest offer")
     h.join("a", {0, 64, 1.0}, 180);
     h.join("b", {0, 64, 0.9}, 180);
     CHECK(role_of(h.play("a", "demo:hs")) == "initiator");
-    CHECK(role_of(h.play("b", "demo:hs")) == "initiator"); // a and b do not face each other
+    const auto b = h.play("b", "demo:hs");
+    CHECK(role_of(b) == "initiator"); // a and b do not face each other
+    CHECK(unmatched_of(h.eng) == "1,a,partner_facing");
     const auto j = h.play("p", "demo:hs");
     CHECK(role_of(j) == "partner");
     CHECK(session_of(j) == 2); // b at h² 0.81
@@ -233,6 +239,8 @@ TEST_CASE("R58 a player already playing never joins; it becomes a new initiator"
     CHECK(h.phase(2) == "OFFERING");
     const auto again = h.play("bob", "demo:hs");
     CHECK(role_of(again) == "initiator");
+    // carol's open offer is the nearest bob could not join: he is a participant (players.md §7.3).
+    CHECK(unmatched_of(h.eng) == "1,carol,participant");
     h.step();
     CHECK(h.records(0) == strings{
                               "vis(carol,true,blank)",
@@ -272,7 +280,9 @@ TEST_CASE("R58 a player already playing never joins; it becomes a new initiator"
     h.join("alice", {0, 64, 0}, 0);
     h.join("bob", {0, 64, 1.2}, 180);
     h.play("alice", "demo:hs");
-    CHECK(role_of(h.play("bob", "demo:hs_other")) == "initiator");
+    const auto r = h.play("bob", "demo:hs_other");
+    CHECK(role_of(r) == "initiator");
+    CHECK(unmatched_of(h.eng).empty()); // no offer of demo:hs_other was open
   }
 }
 
@@ -520,36 +530,41 @@ TEST_CASE("partner geometry and sight through the engine") {
     std::optional<std::array<std::int32_t, 3>> block;
     api::block_kind kind;
     bool joins;
+    const char* why; ///< the reply's unmatched reason when it does not join
   };
   const std::vector<row> rows{
-      {"2.0 blocks", {0, 64, 2.0}, 180, 0, std::nullopt, api::block_kind::solid, true},
-      {"2.01 blocks", {0, 64, 2.01}, 180, 0, std::nullopt, api::block_kind::solid, false},
-      {"height 1.0", {0, 65.0, 1.2}, 180, 0, std::nullopt, api::block_kind::solid, true},
-      {"height 1.01", {0, 65.01, 1.2}, 180, 0, std::nullopt, api::block_kind::solid, false},
-      {"partner faces away", {0, 64, 1.2}, 90, 0, std::nullopt, api::block_kind::solid, false},
-      {"initiator faces away", {0, 64, 1.2}, 180, 90, std::nullopt, api::block_kind::solid, false},
-      {"head-on at 45°", {-1, 64, 1}, -135, 45, std::nullopt, api::block_kind::solid, true},
+      {"2.0 blocks", {0, 64, 2.0}, 180, 0, std::nullopt, api::block_kind::solid, true, ""},
+      {"2.01 blocks", {0, 64, 2.01}, 180, 0, std::nullopt, api::block_kind::solid, false, "too_far"},
+      {"height 1.0", {0, 65.0, 1.2}, 180, 0, std::nullopt, api::block_kind::solid, true, ""},
+      {"height 1.01", {0, 65.01, 1.2}, 180, 0, std::nullopt, api::block_kind::solid, false, "height"},
+      {"partner faces away", {0, 64, 1.2}, 90, 0, std::nullopt, api::block_kind::solid, false, "partner_facing"},
+      {"initiator faces away", {0, 64, 1.2}, 180, 90, std::nullopt, api::block_kind::solid, false, "initiator_facing"},
+      {"head-on at 45°", {-1, 64, 1}, -135, 45, std::nullopt, api::block_kind::solid, true, ""},
       {"solid between",
        {0.5, 64, 2.0},
        180,
        0,
        std::array<std::int32_t, 3>{0, 65, 1},
        api::block_kind::solid,
-       false},
+       false,
+       "line_of_sight"},
       {"water between",
        {0.5, 64, 2.0},
        180,
        0,
        std::array<std::int32_t, 3>{0, 65, 1},
        api::block_kind::water,
-       true},
+       true,
+       ""},
       {"passable between",
        {0.5, 64, 2.0},
        180,
        0,
        std::array<std::int32_t, 3>{0, 65, 1},
        api::block_kind::passable,
-       true},
+       true,
+       ""},
+      {"same spot", {0, 64, 0}, 180, 0, std::nullopt, api::block_kind::solid, false, "same_spot"},
   };
   for (const row& r : rows) {
     CAPTURE(r.name);
@@ -561,7 +576,10 @@ TEST_CASE("partner geometry and sight through the engine") {
       h.blocks((*r.block)[0], (*r.block)[1], (*r.block)[2], r.kind);
     }
     h.play("alice", "demo:hs");
-    CHECK(role_of(h.play("bob", "demo:hs")) == (r.joins ? "partner" : "initiator"));
+    const auto reply = h.play("bob", "demo:hs");
+    CHECK(role_of(reply) == (r.joins ? "partner" : "initiator"));
+    // players.md §7.3: a new initiator's reply names the offer it did not join and why.
+    CHECK(unmatched_of(h.eng) == (r.joins ? std::string() : std::string("1,alice,") + r.why));
   }
 }
 
