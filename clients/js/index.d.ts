@@ -74,6 +74,14 @@ export declare class EmoteSimError extends Error {
   code: ErrorCode
   /** The JSON path of the offending field ('' when none). */
   path: string
+  /** What the error refers to (protocol.md §3): the request's op, player and emote ('' when none). */
+  op: string
+  player: string
+  emote: string
+  /** The text for a person (the mod's refusal message for emote.play). */
+  text: string
+  /** The text for a developer, naming the op and the subject. */
+  detail: string
   remainingTicks?: number
   reply: Reply
 }
@@ -94,6 +102,8 @@ export interface WaitOptions {
   timeout?: number
   /** Give up after this many ticks; a manual clock is stepped by the client meanwhile. */
   ticks?: number
+  /** What the TimeoutError says was awaited (default: from the selector). */
+  description?: string
 }
 
 export interface SubscribeFilter {
@@ -111,6 +121,8 @@ export interface ReconnectOptions {
   initialDelay?: number
   maxDelay?: number
   timeout?: number
+  /** Join every player again with its last state after reconnecting (default false: forget them). */
+  rejoin?: boolean
 }
 
 export interface ConnectOptions {
@@ -137,7 +149,17 @@ export interface JoinOptions extends PlayerState {
   keepOnDisconnect?: boolean
 }
 
-export interface PlayResult { session: number, emote: string, role: Role }
+/** Why a would-be partner did not join an open offer (players.md §7.3). */
+export type MatchFailure = 'participant' | 'partner_dead' | 'initiator_offline' | 'same_player' |
+  'initiator_dead' | 'dimension' | 'height' | 'too_far' | 'same_spot' | 'initiator_facing' |
+  'partner_facing' | 'line_of_sight'
+export interface PlayResult {
+  session: number
+  emote: string
+  role: Role
+  /** A new initiator's nearest open offer of the same emote that it did not join, and why. */
+  unmatched?: { session: number, initiator: string, reason: MatchFailure }
+}
 
 export declare class Player {
   readonly client: Client
@@ -223,6 +245,9 @@ export declare class Client implements AsyncIterable<Frame> {
 export declare function connect (address?: string, options?: ConnectOptions): Promise<Client>
 export declare function parseAddress (address: string): { host: string, port: number } | { path: string }
 export declare function matcher (what: Selector): (event: SimEvent) => boolean
+export declare function describeSelector (what: Selector): string
+/** A partner's placement `distance` blocks (≤ 2) in front of an initiator, facing it (players.md §7.4). */
+export declare function facingPartner (position: Vec3, yaw: number, distance?: number): { position: Vec3, yaw: number }
 /** render.md §6: one viewer's packets of a frame, in order. */
 export declare function viewerPackets (frame: Frame, player: string): Array<{ protocol: number, data: Buffer }>
 export declare function readVarInt (buf: Uint8Array, pos?: number): [number, number]

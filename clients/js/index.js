@@ -29,14 +29,21 @@ const RECENT_FRAMES = 256
 const SPECIAL = new Set(['reply.error', 'disconnect', 'reconnect', 'reconnect.failed', 'frame'])
 
 /** An error reply: `code` (one of ERROR_CODES), `path` (JSON path of the offending field, '' when
- * none), `remainingTicks` (cooldown), `reply` (the whole object). */
+ * none), `remainingTicks` (cooldown), what it refers to (protocol.md §3): `op`, `player`, `emote`
+ * ('' when the request named none), `detail` (the developer's text; `text` is the one for a
+ * person, e.g. the mod's refusal message), and `reply` (the whole object). */
 export class EmoteSimError extends Error {
   constructor (reply) {
     const err = reply.error ?? {}
-    super(`${err.code ?? 'internal'}: ${err.message ?? ''}${err.path ? ` (${err.path})` : ''}`)
+    super(`${err.code ?? 'internal'}: ${err.detail ?? `${err.message ?? ''}${err.path ? ` (${err.path})` : ''}`}`)
     this.name = 'EmoteSimError'
     this.code = err.code ?? 'internal'
     this.path = err.path ?? ''
+    this.text = err.message ?? ''
+    this.op = err.op ?? ''
+    this.player = err.player ?? ''
+    this.emote = err.emote ?? ''
+    this.detail = err.detail ?? this.text
     this.remainingTicks = err.remaining_ticks
     this.reply = reply
   }
@@ -76,6 +83,22 @@ export function parseAddress (address) {
   }
   if (!host || !/^\d+$/.test(port)) throw new Error(`bad address ${JSON.stringify(address)}: expected HOST:PORT or unix:PATH`)
   return { host, port: Number(port) }
+}
+
+/** How `what` (an event type, a prefix or a predicate) reads in a message. */
+export function describeSelector (what) {
+  if (typeof what === 'string') return what.endsWith('.') ? `a "${what}*" event` : `a "${what}" event`
+  return `an event matching ${what.name || 'the predicate'}`
+}
+
+/** The placement of a partner for a two-player emote (players.md §7.4): `distance` blocks (at
+ * most 2) in front of an initiator at `position` facing `yaw`, on the same level, facing it back
+ * (yaw + 180). Returns {position, yaw} to pass to player.join or player.update. */
+export function facingPartner (position, yaw, distance = 1.5) {
+  if (!(distance > 0 && distance <= 2)) throw new RangeError('distance must be in (0, 2] blocks (players.md §7.4)')
+  const r = (yaw * Math.PI) / 180
+  const [x, y, z] = position
+  return { position: [x - Math.sin(r) * distance, y, z + Math.cos(r) * distance], yaw: yaw + 180 }
 }
 
 /** A predicate from an event type ('playback.stopped'), a prefix ending in '.' ('partner.') or a
@@ -146,10 +169,12 @@ class SessionTracker {
 /** A player this client joined: the player ops without repeating its key, and waiting for the
  * events about it. */
 export class Player {
-  constructor (client, name, keepOnDisconnect = false) {
+  constructor (client, name, keepOnDisconnect = false, fields = {}) {
     this.client = client
     this.name = name
     this.keepOnDisconnect = keepOnDisconnect
+    // The state last sent for it (join fields, then each update's): what a rejoin sends.
+    this.fields = { ...fields }
   }
 
   play (emote, fields = {}) { return this.client.play(this.name, emote, fields) }
@@ -165,9 +190,10 @@ export class Player {
     return this.client.on((e) => this.about(e) && m(e), handler)
   }
 
-  waitFor (what, options) {
+  waitFor (what, options = {}) {
     const m = matcher(what)
-    return this.client.waitFor((e) => this.about(e) && m(e), options)
+    return this.client.waitFor((e) => this.about(e) && m(e),
+      { description: `${describeSelector(what)} about player "${this.name}"`, ...options })
   }
 
   /** Async iteration over the frames with an event about this player, reduced to those events. */
@@ -208,8 +234,11 @@ export class Client {
   /**
    * options: role ('controller' | 'observer'), token, client (a name the server logs), timeout
    * (ms a request waits for its reply, default 10000), reconnect (true or {initialDelay,
-   * maxDelay, timeout} in ms: when the connection drops, retry with exponential backoff, then
-   * subscribe again; requests made meanwhile wait for it), protocol (default 1).
+   * maxDelay, timeout} in ms, and rejoin: when the connection drops, retry with exponential
+   * backoff, then subscribe again; requests made meanwhile wait for it. Without rejoin the
+   * players joined without keepOnDisconnect are forgotten, as the server made them leave; with
+   * rejoin: true every joined player is joined again with its last state (the join fields and
+   * later updates), e.g. after a server restart), protocol (default 1).
    */
   constructor (address = DEFAULT_ADDRESS, options = {}) {
     this.address = address
@@ -326,8 +355,17 @@ export class Client {
     while (!this._closing) {
       try {
         const welcome = await this.connect()
-        for (const [name, p] of this.players.byName) if (!p.keepOnDisconnect) this.players.byName.delete(name)
         this._reconnecting = null
+        if (this.reconnect.rejoin) {
+          // Join every player again with its last state (a restarted server knows none; one
+          // kept on disconnect by a server that stayed up answers player_exists).
+          for (const p of this.players.byName.values()) {
+            await this.request('player.join', { player: p.name, keep_on_disconnect: p.keepOnDisconnect, ...p.fields })
+              .catch((e) => { if (!(e instanceof EmoteSimError && e.code === 'player_exists')) throw e })
+          }
+        } else {
+          for (const [name, p] of this.players.byName) if (!p.keepOnDisconnect) this.players.byName.delete(name)
+        }
         if (this._subscription) await this._resubscribe()
         this._fire('reconnect', welcome)
         return true
@@ -461,7 +499,7 @@ export class Client {
       const ms = timeout ?? this.timeout
       const timer = setTimeout(() => {
         this._pending.delete(id)
-        reject(new TimeoutError(`no reply to ${op} (request ${id}) within ${ms} ms`))
+        reject(new TimeoutError(`no reply to ${op}${fields.player != null ? ` for player "${fields.player}"` : ''} (request ${id}) within ${ms} ms`))
       }, ms)
       this._pending.set(id, { resolve, reject, timer })
       this.sendRaw({ op, id, ...fields })
@@ -481,8 +519,9 @@ export class Client {
    * one it waits for the ticks to pass. options.timeout: ms of wall time (default the client's
    * timeout; with ticks on a realtime clock at least their duration). Rejects with TimeoutError.
    */
-  async waitFor (what, { timeout, ticks } = {}) {
+  async waitFor (what, { timeout, ticks, description } = {}) {
     const m = matcher(what)
+    const waited = description ?? describeSelector(what)
     for (const f of this._recent) {
       for (const e of f.events ?? []) {
         if (!this._taken.has(e) && m(e)) {
@@ -506,7 +545,7 @@ export class Client {
     try {
       if (ticks != null && this.manualClock) {
         for (let i = 0; i < ticks && !found; i++) await this.step(1)
-        if (!found) throw new TimeoutError(`no matching event within ${ticks} ticks`)
+        if (!found) throw new TimeoutError(`waited ${ticks} ticks for ${waited}; none came`)
         return found.e
       }
       let wall = timeout ?? this.timeout
@@ -517,9 +556,9 @@ export class Client {
       }
       const deadline = Date.now() + wall
       while (!found) {
-        if (endTick != null && this.tick >= endTick) throw new TimeoutError(`no matching event within ${ticks} ticks`)
+        if (endTick != null && this.tick >= endTick) throw new TimeoutError(`waited ${ticks} ticks for ${waited}; none came`)
         const left = deadline - Date.now()
-        if (left <= 0) throw new TimeoutError(`no matching event within ${wall} ms`)
+        if (left <= 0) throw new TimeoutError(`waited ${wall} ms for ${waited}; none came`)
         const wait = endTick != null ? Math.min(left, Math.max(endTick - this.tick, 1) * 1000 / this.tps) : left
         let timer
         const tick = new Promise((resolve) => { timer = setTimeout(resolve, wait) })
@@ -614,12 +653,17 @@ export class Client {
   async join (player, { keepOnDisconnect, keep_on_disconnect: keep, ...fields } = {}) {
     const k = !!(keepOnDisconnect ?? keep)
     const r = await this.request('player.join', { player, keep_on_disconnect: k, ...fields })
-    this.players.byName.set(player, new Player(this, player, k))
+    this.players.byName.set(player, new Player(this, player, k, fields))
     await this._ownChanged()
     return r
   }
 
-  update (player, state = {}) { return this.request('player.update', { player, ...state }) }
+  async update (player, state = {}) {
+    const r = await this.request('player.update', { player, ...state })
+    const p = this.players.byName.get(player)
+    if (p) Object.assign(p.fields, state)
+    return r
+  }
   event (player, event, fields = {}) { return this.request('player.event', { player, event, ...fields }) }
 
   async leave (player) {
@@ -628,10 +672,13 @@ export class Client {
     return r
   }
 
-  /** emote.play; resolves with {session, emote, role}. */
+  /** emote.play; resolves with {session, emote, role}, plus `unmatched` ({session, initiator,
+   * reason}) when a new initiator did not join an open offer of the emote (players.md §7.3). */
   async play (player, emote, fields = {}) {
     const r = await this.request('emote.play', { player, emote, ...fields })
-    return { session: r.session, emote: r.emote, role: r.role }
+    const out = { session: r.session, emote: r.emote, role: r.role }
+    if (r.unmatched) out.unmatched = r.unmatched
+    return out
   }
 
   stop (player) { return this.request('emote.stop', { player }) }

@@ -16,27 +16,72 @@ import { EmoteSimLink } from './emote-sim-link.mjs'
 
 const require = createRequire(import.meta.url)
 const mc = require('minecraft-protocol')
+const minecraftData = require('minecraft-data')
 
 const INVISIBLE = 0x20 // shared-flags bit (render.md §5.5)
 
-// Starts the proxy. Resolves with {port, close()} once it listens and emote-sim welcomed it.
+// The clientbound play packet ids of `version` by name, from minecraft-data.
+function clientboundIds (version) {
+  const packet = minecraftData(version).protocol.play.toClient.types.packet
+  const ids = {}
+  for (const [id, name] of Object.entries(packet[1][0].type[1].mappings)) ids[name] = Number(id)
+  return ids
+}
+
+// A VarInt at `pos` of `buf`: [value, next position].
+function readVarInt (buf, pos) {
+  let value = 0
+  for (let i = 0; i < 5 && pos + i < buf.length; i++) {
+    const b = buf[pos + i]
+    value |= (b & 0x7f) << (7 * i)
+    if (!(b & 0x80)) return [value | 0, pos + i + 1]
+  }
+  throw new RangeError('bad varint')
+}
+
+// Starts the proxy. Resolves with {port, players, link, close()} once it listens and either
+// emote-sim welcomed it and the subscription is made, or the first attempt to reach emote-sim
+// failed (one log line; the link keeps retrying, and players are told emotes are unavailable).
 export async function startAdapter ({
   listenHost = '127.0.0.1', listenPort = 25566,
   backendHost = '127.0.0.1', backendPort = 25565,
   version = '1.21.4',
-  emoteSimHost = '127.0.0.1', emoteSimPort = 25580, emoteSimToken,
+  emoteSimHost = '127.0.0.1', emoteSimPort = 25580, emoteSimToken, emoteSimOptions = {},
   log = () => {}
 } = {}) {
-  const link = await EmoteSimLink.connect({ host: emoteSimHost, port: emoteSimPort, token: emoteSimToken })
-  // Frames with packet entries for every viewer (render.md §6); a fresh subscription brings a snapshot.
-  const subscribed = await link.request('subscribe', { packets: true, events: ['player.visibility'] })
-  if (!subscribed.ok) throw new Error(`emote-sim refused the subscription: ${subscribed.error.message}`)
+  // The link reconnects by itself (emote-sim-link.mjs). Each time it is up, the adapter subscribes
+  // (frames with packet entries for every viewer, render.md §6; a fresh subscription brings a
+  // snapshot), mirrors its players again and resyncs them (render.md §4 rule 5), so a restarted
+  // emote-sim sees everyone at once.
+  const link = new EmoteSimLink({ host: emoteSimHost, port: emoteSimPort, token: emoteSimToken, ...emoteSimOptions })
+  const players = new Map() // emote-sim player key -> Bridge
+  link.on('down', ({ reason, first, lost }) => {
+    if (lost) log(`emote-sim at ${link.address}: the connection was lost (${reason}); reconnecting in the background`)
+    else if (first) log(`emote-sim at ${link.address} is unreachable (${reason}); retrying in the background`)
+    for (const bridge of players.values()) bridge.linkDown()
+  })
+  link.on('up', async (welcome) => {
+    log(`emote-sim at ${link.address}: connected (${welcome.server}, ${welcome.emotes} emotes)`)
+    const subscribed = await link.request('subscribe', { packets: true, events: ['player.visibility'] })
+    if (subscribed.ok) {
+      const rejoined = [...players.values()].filter((b) => b.joined && !b.ended)
+      await Promise.all(rejoined.map((b) => b.join()))
+      if (rejoined.length) await link.request('render.resync', {})
+    } else {
+      log(`emote-sim refused the subscription: ${subscribed.error.detail ?? subscribed.error.message}`)
+    }
+    link.emit('ready', welcome) // also after a failure: startAdapter waits for it
+  })
+  // The first attempt decides nothing: without emote-sim the proxy runs and the link retries.
+  const firstReady = new Promise((resolve) => link.once('ready', resolve))
+  const connected = await link.start().then(() => true, () => false)
+  if (connected) await firstReady
 
   const server = mc.createServer({
     host: listenHost, port: listenPort, version, 'online-mode': false, keepAlive: false, hideErrors: true
   })
   const protocol = server.mcversion.version
-  const players = new Map() // emote-sim player key -> Bridge
+  const ids = clientboundIds(version)
   const hiddenEntities = new Set() // backend entity ids of hidden players (render.md §5.5)
 
   link.on('frame', (frame) => {
@@ -51,11 +96,10 @@ export async function startAdapter ({
     // One frame's entries for one player go out in this one task, in list order (render.md §7).
     for (const entry of frame.packets || []) {
       const bytes = Buffer.from(entry.data, 'base64')
-      for (const key of entry.to) players.get(key)?.inject(bytes)
+      for (const key of entry.to) players.get(key)?.fromEmoteSim(bytes)
     }
   })
-  link.on('refused', (reply) => log(`emote-sim refused a request: ${JSON.stringify(reply.error)}`))
-  link.on('error', (e) => log(`emote-sim link: ${e.message}`))
+  link.on('refused', (reply) => log(`emote-sim refused a request: ${reply.error.detail ?? reply.error.message}`))
 
   // The client's view distance arrives in the configuration phase, before play.
   const viewDistances = new WeakMap()
@@ -64,7 +108,7 @@ export async function startAdapter ({
   })
   server.on('playerJoin', (client) => {
     const bridge = new Bridge(client, {
-      link, protocol, version, backendHost, backendPort, hiddenEntities, log, viewDistance: viewDistances.get(client)
+      link, protocol, version, backendHost, backendPort, hiddenEntities, log, viewDistance: viewDistances.get(client), ids
     })
     players.set(bridge.key, bridge)
     bridge.onEnd = () => players.delete(bridge.key)
@@ -78,6 +122,7 @@ export async function startAdapter ({
   return {
     port: server.socketServer.address().port,
     players,
+    link,
     // Ends every player's connections (each leaves emote-sim), then the proxy and the link.
     close () {
       for (const bridge of [...players.values()]) bridge.end('adapter closing')
@@ -89,8 +134,10 @@ export async function startAdapter ({
 
 // One player: the client's connection, its backend connection, and its mirror in emote-sim.
 class Bridge {
-  constructor (client, { link, protocol, version, backendHost, backendPort, hiddenEntities, log, viewDistance }) {
+  constructor (client, { link, protocol, version, backendHost, backendPort, hiddenEntities, log, viewDistance, ids }) {
     this.client = client
+    this.ids = ids
+    this.displays = new Set() // entity ids emote-sim spawned on this client and did not remove
     this.link = link
     this.protocol = protocol
     this.hiddenEntities = hiddenEntities
@@ -123,6 +170,34 @@ class Bridge {
     client.on('error', (e) => this.end(`client error: ${e.message}`))
     this.backend.on('end', () => this.end('backend closed'))
     this.backend.on('error', (e) => this.end(`backend error: ${e.message}`))
+  }
+
+  // An emote-sim packet entry for this player: remembers which entities it spawns and removes,
+  // so that they can be removed when emote-sim goes away, then writes it.
+  fromEmoteSim (bytes) {
+    try {
+      const [id, pos] = readVarInt(bytes, 0)
+      if (id === this.ids.spawn_entity) {
+        this.displays.add(readVarInt(bytes, pos)[0])
+      } else if (id === this.ids.entity_destroy) {
+        let [n, at] = readVarInt(bytes, pos)
+        for (; n > 0; n--) {
+          const [entity, next] = readVarInt(bytes, at)
+          this.displays.delete(entity)
+          at = next
+        }
+      }
+    } catch {} // not ours to judge: the bytes go out as emote-sim sent them
+    this.inject(bytes)
+  }
+
+  // The link to emote-sim was lost: what it showed this player cannot be updated or removed by it
+  // any more, so the adapter removes it now (a restarted emote-sim starts from nothing).
+  linkDown () {
+    if (this.ended || this.displays.size === 0) return
+    const entityIds = [...this.displays]
+    this.displays.clear()
+    this.inject(this.client.serializer.createPacketBuffer({ name: 'entity_destroy', params: { entityIds } }))
   }
 
   // Writes one packet of ours (an emote-sim entry, or a chat line) into the client's connection:
@@ -176,7 +251,7 @@ class Bridge {
         this.position = [rel('x') ? p[0] + data.x : data.x, rel('y') ? p[1] + data.y : data.y, rel('z') ? p[2] + data.z : data.z]
         this.yaw = rel('yaw') ? this.yaw + data.yaw : data.yaw
         this.pitch = rel('pitch') ? this.pitch + data.pitch : data.pitch
-        if (!this.joined) this.#join()
+        if (!this.joined) this.join()
         else this.#update({ position: this.position, yaw: this.yaw, pitch: this.pitch })
         break
       }
@@ -217,7 +292,9 @@ class Bridge {
     return Math.min(Math.max(this.viewDistance ?? 10, 2), 32)
   }
 
-  #join () {
+  // player.join with the player's current state: when the backend first places the player, and
+  // again each time the link to emote-sim comes up.
+  join () {
     this.joined = true
     const fields = {
       player: this.key,
@@ -231,9 +308,11 @@ class Bridge {
       entity_id: this.entityId,
       view_distance: this.#clampViewDistance()
     }
-    this.link.request('player.join', fields).then((reply) => {
-      if (!reply.ok) this.log(`player.join ${this.name}: ${reply.error.message}`)
-    }, () => {})
+    return this.link.request('player.join', fields).then((reply) => {
+      if (!reply.ok && reply.error.code !== 'unavailable') {
+        this.log(`player.join ${this.name}: ${reply.error.detail ?? reply.error.message}`)
+      }
+    })
   }
 
   #update (fields) {

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
-  connect, Client, ConnectionClosedError, EmoteSimError, ERROR_CODES, TimeoutError, packetId,
+  connect, Client, ConnectionClosedError, EmoteSimError, ERROR_CODES, TimeoutError, facingPartner, packetId,
   parseAddress, readVarInt, viewerPackets
 } from '../index.js'
 import { ROOT, startServer, Server } from './server.mjs'
@@ -323,4 +323,59 @@ test('reconnect after the server restarts', async () => {
   // Without reconnect, a request on a closed connection fails at once.
   const gone = new Client(server.unix)
   await assert.rejects(gone.ping(), ConnectionClosedError)
+})
+
+test('reconnect with rejoin: the players come back with their last state', async () => {
+  const server = new Server({ clock: 'manual' })
+  await server.start()
+  const c = new Client(server.unix, { reconnect: { initialDelay: 20, maxDelay: 200, rejoin: true } })
+  await c.connect()
+  const reconnected = new Promise((resolve) => c.on('reconnect', resolve))
+  await c.subscribe({ events: ['playback.'], players: 'own' })
+  const a = await c.players.join('rj-a', { position: [0, 64, 0], yaw: 10 })
+  await a.update({ position: [3, 64, 4] })
+  await server.restart()
+  await reconnected
+  assert.deepEqual(c.players.names(), ['rj-a'])
+  assert.equal((await c.state('rj-a')).players[0].player, 'rj-a')
+  // Its position and yaw are the last sent: a partner placed facing it there joins.
+  assert.equal((await a.play('sample:handshake')).role, 'initiator')
+  assert.equal((await a.waitFor('playback.started', { ticks: 2 })).player, 'rj-a') // 'own' again
+  const b = await c.players.join('rj-b', facingPartner([3, 64, 4], 10))
+  assert.equal((await b.play('sample:handshake')).role, 'partner')
+  await c.close()
+  await server.dispose()
+})
+
+test('errors and timeouts name what failed; facingPartner places a partner that joins', async () => {
+  const server = new Server({ clock: 'manual' })
+  await server.start()
+  const c = await connect(server.unix)
+  const errors = []
+  c.on('reply.error', (e) => errors.push(e))
+  // protocol.md §3: a failed request without an id names its op and player.
+  await c.send('player.update', { player: 'nobody', yaw: 3 })
+  await c.ping()
+  assert.equal(errors.length, 1)
+  assert.deepEqual([errors[0].code, errors[0].op, errors[0].player], ['unknown_player', 'player.update', 'nobody'])
+  assert.match(errors[0].detail, /player\.update player "nobody"/)
+  const e = await rejects(c.play('nobody', 'sample:nope'), 'unknown_player')
+  assert.deepEqual([e.op, e.player, e.emote, e.text], ['emote.play', 'nobody', 'sample:nope', 'Player is not online.'])
+  const alice = await c.players.join('fp-alice', { position: [0.5, 64, 0.5], yaw: 30 })
+  await assert.rejects(alice.waitFor('playback.stopped', { ticks: 2 }),
+    (err) => err instanceof TimeoutError && /"playback\.stopped" event about player "fp-alice"/.test(err.message))
+  // players.md §7.3/§7.4: a partner placed by facingPartner joins; one turned away does not,
+  // and the reply says why.
+  assert.equal((await alice.play('sample:handshake')).role, 'initiator')
+  const away = await c.players.join('fp-away', { ...facingPartner([0.5, 64, 0.5], 30), yaw: 30 })
+  const r = await away.play('sample:handshake')
+  assert.equal(r.role, 'initiator')
+  assert.equal(r.unmatched.reason, 'partner_facing')
+  assert.equal(r.unmatched.initiator, 'fp-alice')
+  await away.leave()
+  const bob = await c.players.join('fp-bob', facingPartner([0.5, 64, 0.5], 30))
+  assert.equal((await bob.play('sample:handshake')).role, 'partner')
+  assert.throws(() => facingPartner([0, 0, 0], 0, 2.5), RangeError)
+  await c.close()
+  await server.dispose()
 })

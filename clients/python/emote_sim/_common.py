@@ -1,6 +1,7 @@
 """What the blocking and the asyncio clients share: addresses, errors, event matching, packets."""
 
 import base64
+import math
 import socket
 
 DEFAULT_ADDRESS = "127.0.0.1:25580"
@@ -16,8 +17,10 @@ ERROR_CODES = (
 
 
 class EmoteSimError(Exception):
-    """An error reply: .code (one of ERROR_CODES, e.g. 'cooldown'), .message, .path (the JSON path
-    of the offending field, '' when none), .remaining_ticks (cooldown), .reply (the whole
+    """An error reply: .code (one of ERROR_CODES, e.g. 'cooldown'), .message (the text for a
+    person, e.g. the mod's refusal message), .path (the JSON path of the offending field, '' when
+    none), .remaining_ticks (cooldown), what it refers to (protocol.md §3): .op, .player, .emote
+    ('' when the request named none), .detail (the text for a developer), and .reply (the whole
     object)."""
 
     def __init__(self, reply):
@@ -26,8 +29,12 @@ class EmoteSimError(Exception):
         self.message = err.get("message", "")
         self.path = err.get("path", "")
         self.remaining_ticks = err.get("remaining_ticks")
+        self.op = err.get("op", "")
+        self.player = err.get("player", "")
+        self.emote = err.get("emote", "")
+        self.detail = err.get("detail") or (self.message + (f" ({self.path})" if self.path else ""))
         self.reply = reply
-        super().__init__(f"{self.code}: {self.message}" + (f" ({self.path})" if self.path else ""))
+        super().__init__(f"{self.code}: {self.detail}")
 
 
 class ConnectionClosed(Exception):
@@ -123,6 +130,17 @@ class ClientBase:
         for n in [n for n, p in self.players._by_name.items() if not p.keep_on_disconnect]:
             del self.players._by_name[n]
 
+    def _rejoin_requests(self):
+        """After a reconnect with rejoin: the player.join fields of every joined player, with its
+        last state (the join fields, then each update's)."""
+        return [dict(p.fields, player=p.name, keep_on_disconnect=p.keep_on_disconnect)
+                for p in self.players._by_name.values()]
+
+    def _remember_state(self, player, state):
+        p = self.players._by_name.get(player)
+        if p is not None:
+            p.fields.update(state)
+
     def _fire(self, name, arg):
         for sel, handler in list(self._handlers):
             if sel == name:
@@ -130,10 +148,11 @@ class ClientBase:
 
 
 class PlayerBase:
-    def __init__(self, client, name, keep_on_disconnect=False):
+    def __init__(self, client, name, keep_on_disconnect=False, fields=None):
         self.client = client
         self.name = name
         self.keep_on_disconnect = keep_on_disconnect
+        self.fields = dict(fields or {})  # the state last sent for it: what a rejoin sends
 
     def about(self, event):
         """Whether `event` is about this player or a session it takes part in."""
@@ -147,6 +166,9 @@ class PlayerBase:
     def _selects(self, what):
         pred = matcher(what)
         return lambda e: self.about(e) and pred(e)
+
+    def _describe(self, what):
+        return f'{describe_selector(what)} about player "{self.name}"'
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r})"
@@ -178,6 +200,25 @@ class PlayersBase:
 def selects(selector, event_type):
     """Whether an `on`/`wait_for` selector (a type name or a prefix ending in '.') selects a type."""
     return event_type.startswith(selector) if selector.endswith(".") else event_type == selector
+
+
+def describe_selector(what):
+    """How `what` (an event type, a prefix or a predicate) reads in a message."""
+    if isinstance(what, str):
+        return f'a "{what}*" event' if what.endswith(".") else f'a "{what}" event'
+    return f"an event matching {getattr(what, '__name__', 'the predicate')}"
+
+
+def facing_partner(position, yaw, distance=1.5):
+    """The placement of a partner for a two-player emote (players.md §7.4): `distance` blocks (at
+    most 2) in front of an initiator at `position` facing `yaw`, on the same level, facing it back
+    (yaw + 180). Returns {'position', 'yaw'} for player.join or player.update."""
+    if not 0 < distance <= 2:
+        raise ValueError("distance must be in (0, 2] blocks (players.md §7.4)")
+    r = math.radians(yaw)
+    x, y, z = position
+    return {"position": [x - math.sin(r) * distance, y, z + math.cos(r) * distance],
+            "yaw": yaw + 180}
 
 
 def matcher(what):

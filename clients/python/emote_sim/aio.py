@@ -31,7 +31,7 @@ import json
 import time
 
 from ._common import (DEFAULT_ADDRESS, ClientBase, ConnectionClosed, EmoteSimError, PlayerBase,
-                      PlayersBase, hello_line, matcher, parse_address)
+                      PlayersBase, describe_selector, hello_line, matcher, parse_address)
 
 __all__ = ["connect", "AsyncClient", "AsyncPlayer"]
 
@@ -63,7 +63,8 @@ class AsyncPlayer(PlayerBase):
         return await self.client.leave(self.name)
 
     async def wait_for(self, what, timeout=None, ticks=None):
-        return await self.client.wait_for(self._selects(what), timeout, ticks)
+        return await self.client.wait_for(self._selects(what), timeout, ticks,
+                                          description=self._describe(what))
 
     async def frames(self, timeout=None):
         """Like AsyncClient.frames, reduced to the events about this player."""
@@ -82,9 +83,10 @@ class _AsyncPlayers(PlayersBase):
 class AsyncClient(ClientBase):
     def __init__(self, address=DEFAULT_ADDRESS, role="controller", token=None,
                  client="emote_sim.aio/1", timeout=10.0, reconnect=False, backoff=(0.05, 2.0),
-                 reconnect_timeout=30.0, max_queued_frames=10000, protocol=1):
+                 reconnect_timeout=30.0, max_queued_frames=10000, protocol=1, rejoin=False):
         self._setup(address, role, token, client, timeout, reconnect, backoff, reconnect_timeout,
                     protocol)
+        self.rejoin = rejoin
         self.players = _AsyncPlayers(self)
         self._reader = None
         self._writer = None
@@ -196,7 +198,15 @@ class AsyncClient(ClientBase):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, longest)
                 continue
-            self._forget_players_that_left()
+            if self.rejoin:
+                for fields in self._rejoin_requests():
+                    try:
+                        await self.request("player.join", **fields)
+                    except EmoteSimError as e:
+                        if e.code != "player_exists":  # kept on disconnect by a server still up
+                            raise
+            else:
+                self._forget_players_that_left()
             if self._subscription is not None:
                 await self._resubscribe()
             self._fire("reconnect", welcome)
@@ -241,7 +251,7 @@ class AsyncClient(ClientBase):
             for e in events:
                 for sel, handler in list(self._handlers):
                     if callable(sel) and sel(e):
-                        handler(e)
+                        handler(e, msg)
                 for entry in list(self._waiters):
                     pred, fut = entry
                     if not fut.done() and id(e) not in self._taken and pred(e):
@@ -283,7 +293,7 @@ class AsyncClient(ClientBase):
         self._handlers.append(entry)
         return lambda: self._handlers.remove(entry) if entry in self._handlers else None
 
-    async def wait_for(self, what, timeout=None, ticks=None):
+    async def wait_for(self, what, timeout=None, ticks=None, description=None):
         """The next event that `what` selects: one arriving after the call, or already received
         in a frame of the latest reply's tick or later (so `await p.update(...)` then
         `await p.wait_for(...)` sees what the update caused even when its frame came with the
@@ -291,6 +301,7 @@ class AsyncClient(ClientBase):
         advancing a manual clock itself (see Client.wait_for). TimeoutError when nothing matched
         in time."""
         pred = matcher(what)
+        waited = description or describe_selector(what)
         for f in self._recent:
             for e in f.get("events", ()):
                 if id(e) not in self._taken and pred(e):
@@ -301,23 +312,27 @@ class AsyncClient(ClientBase):
         self._waiters.append(entry)
         try:
             if ticks is None:
-                return await asyncio.wait_for(fut, self.timeout if timeout is None else timeout)
+                wall = self.timeout if timeout is None else timeout
+                try:
+                    return await asyncio.wait_for(asyncio.shield(fut), wall)
+                except asyncio.TimeoutError:
+                    raise TimeoutError(f"waited {wall:g} s for {waited}; none came") from None
             if self.manual_clock:
                 for _ in range(ticks):
                     if fut.done():
                         break
                     await self.step(1)
                 if not fut.done():
-                    raise TimeoutError(f"no matching event within {ticks} ticks")
+                    raise TimeoutError(f"waited {ticks} ticks for {waited}; none came")
                 return fut.result()
             end_tick = (await self.ping())["tick"] + ticks
             wall = max(self.timeout if timeout is None else timeout, ticks / self.tps + 2.0)
             deadline = time.monotonic() + wall
             while not fut.done():
                 if self.tick >= end_tick:
-                    raise TimeoutError(f"no matching event within {ticks} ticks")
+                    raise TimeoutError(f"waited {ticks} ticks for {waited}; none came")
                 if time.monotonic() > deadline:
-                    raise TimeoutError("no matching event within the timeout")
+                    raise TimeoutError(f"waited {wall:g} s for {waited}; none came")
                 done, _ = await asyncio.wait({fut}, timeout=max(end_tick - self.tick, 1) / self.tps)
                 if not done:
                     await self.ping()
@@ -386,12 +401,15 @@ class AsyncClient(ClientBase):
     async def join(self, player, position, keep_on_disconnect=False, **state):
         r = await self.request("player.join", player=player, position=list(position),
                                keep_on_disconnect=keep_on_disconnect, **state)
-        self.players._by_name[player] = AsyncPlayer(self, player, keep_on_disconnect)
+        self.players._by_name[player] = AsyncPlayer(self, player, keep_on_disconnect,
+                                              dict(state, position=list(position)))
         await self._own_changed()
         return r
 
     async def update(self, player, **state):
-        return await self.request("player.update", player=player, **state)
+        r = await self.request("player.update", player=player, **state)
+        self._remember_state(player, state)
+        return r
 
     async def event(self, player, event, **fields):
         return await self.request("player.event", player=player, event=event, **fields)
@@ -404,7 +422,7 @@ class AsyncClient(ClientBase):
 
     async def play(self, player, emote, **fields):
         r = await self.request("emote.play", player=player, emote=emote, **fields)
-        return {k: r[k] for k in ("session", "emote", "role") if k in r}
+        return {k: r[k] for k in ("session", "emote", "role", "unmatched") if k in r}
 
     async def stop(self, player):
         return await self.request("emote.stop", player=player)

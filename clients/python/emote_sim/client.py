@@ -31,7 +31,7 @@ import threading
 import time
 
 from ._common import (DEFAULT_ADDRESS, ClientBase, ConnectionClosed, EmoteSimError, PlayerBase,
-                      PlayersBase, hello_line, matcher, parse_address)
+                      PlayersBase, describe_selector, hello_line, matcher, parse_address)
 
 __all__ = ["Client", "Player"]
 
@@ -62,7 +62,8 @@ class Player(PlayerBase):
 
     def wait_for(self, what, timeout=None, ticks=None):
         """Like Client.wait_for, for the events about this player."""
-        return self.client.wait_for(self._selects(what), timeout, ticks)
+        return self.client.wait_for(self._selects(what), timeout, ticks,
+                                    description=self._describe(what))
 
     def frames(self, timeout=None):
         """Like Client.frames, reduced to the events about this player (frames without any are
@@ -87,14 +88,18 @@ class Client(ClientBase):
     when the server requires one; client: a name the server logs; timeout: seconds a request waits
     for its reply. reconnect: when the connection is lost, the next request reconnects first,
     retrying with exponential backoff (`backoff` = (first, longest) delay in seconds) for up to
-    `reconnect_timeout` seconds, then subscribes again as before.
+    `reconnect_timeout` seconds, then subscribes again as before. Players joined without
+    keep_on_disconnect are forgotten then (the server made them leave), unless rejoin=True: then
+    every joined player is joined again with its last state (the join fields, then each
+    update's), as after a server restart.
     """
 
     def __init__(self, address=DEFAULT_ADDRESS, role="controller", token=None,
                  client="emote_sim.py/1", timeout=10.0, connect=True, reconnect=False,
-                 backoff=(0.05, 2.0), reconnect_timeout=30.0, protocol=1):
+                 backoff=(0.05, 2.0), reconnect_timeout=30.0, protocol=1, rejoin=False):
         self._setup(address, role, token, client, timeout, reconnect, backoff, reconnect_timeout,
                     protocol)
+        self.rejoin = rejoin
         self.players = _Players(self)
         self._sock = None
         self._buf = b""
@@ -159,7 +164,15 @@ class Client(ClientBase):
                 delay = min(delay * 2, longest)
         self._frames.clear()
         self._replies.clear()
-        self._forget_players_that_left()
+        if self.rejoin:
+            for fields in self._rejoin_requests():
+                try:
+                    self.request("player.join", **fields)
+                except EmoteSimError as e:
+                    if e.code != "player_exists":  # kept on disconnect by a server still up
+                        raise
+        else:
+            self._forget_players_that_left()
         if self._subscription is not None:
             self._resubscribe()
         self._fire("reconnect", welcome)
@@ -247,7 +260,8 @@ class Client(ClientBase):
     # -- receiving -------------------------------------------------------------------------------
 
     def on(self, selector, handler):
-        """Call handler(event) for every event that `selector` selects as frames are read: a type
+        """Call handler(event, frame) for every event that `selector` selects as frames are read
+        (the same arguments as the JavaScript client's handlers): a type
         ('playback.stopped'), a prefix ('partner.') or a predicate. Special names:
         'reply.error' (handler(EmoteSimError) for a failed request sent without an id),
         'disconnect' (handler(bye)), 'reconnect' (handler(welcome)). Returns a function that
@@ -302,7 +316,7 @@ class Client(ClientBase):
         self._errors.clear()
         return out
 
-    def wait_for(self, what, timeout=None, ticks=None):
+    def wait_for(self, what, timeout=None, ticks=None, description=None):
         """The first event that `what` selects (a type, a prefix ending in '.', or a predicate),
         taking frames in order from those received and not yet handed out (the events before the
         match are consumed; the rest of its frame stays queued). Needs a subscription that lets
@@ -311,8 +325,10 @@ class Client(ClientBase):
         ticks: give up after that many ticks. On a manual clock the client then advances the
         clock itself, one tick at a time, until the event comes; on a realtime one it waits for
         the ticks to pass. Raises TimeoutError when nothing matched in time (`timeout` seconds of
-        wall time, default the client's timeout, or the ticks)."""
+        wall time, default the client's timeout, or the ticks); its message names what was
+        awaited (`description`, default from `what`)."""
         pred = matcher(what)
+        waited = description or describe_selector(what)
         wall = self.timeout if timeout is None else timeout
         if ticks is not None and not self.manual_clock:
             wall = max(wall, ticks / self.tps + 2.0)
@@ -332,15 +348,15 @@ class Client(ClientBase):
                         return event
             if ticks is not None and self.manual_clock:
                 if stepped >= ticks:
-                    raise TimeoutError(f"no matching event within {ticks} ticks")
+                    raise TimeoutError(f"waited {ticks} ticks for {waited}; none came")
                 self.step(1)
                 stepped += 1
                 continue
             left = deadline - time.monotonic()
             if end_tick is not None and self.tick >= end_tick:
-                raise TimeoutError(f"no matching event within {ticks} ticks")
+                raise TimeoutError(f"waited {ticks} ticks for {waited}; none came")
             if left <= 0:
-                raise TimeoutError("no matching event within the timeout")
+                raise TimeoutError(f"waited {wall:g} s for {waited}; none came")
             line = self._read_line(min(left, 1.0 / self.tps))
             if line is not None:
                 self._dispatch(line)
@@ -378,7 +394,7 @@ class Client(ClientBase):
             for event in events:
                 for sel, handler in list(self._handlers):
                     if callable(sel) and sel(event):
-                        handler(event)
+                        handler(event, msg)
             for event in events:
                 self._sessions.forget(event)
         elif op == "reply":
@@ -437,12 +453,15 @@ class Client(ClientBase):
     def join(self, player, position, keep_on_disconnect=False, **state):
         r = self.request("player.join", player=player, position=list(position),
                          keep_on_disconnect=keep_on_disconnect, **state)
-        self.players._by_name[player] = Player(self, player, keep_on_disconnect)
+        self.players._by_name[player] = Player(self, player, keep_on_disconnect,
+                                              dict(state, position=list(position)))
         self._own_changed()
         return r
 
     def update(self, player, **state):
-        return self.request("player.update", player=player, **state)
+        r = self.request("player.update", player=player, **state)
+        self._remember_state(player, state)
+        return r
 
     def event(self, player, event, **fields):
         return self.request("player.event", player=player, event=event, **fields)
@@ -454,9 +473,11 @@ class Client(ClientBase):
         return r
 
     def play(self, player, emote, **fields):
-        """emote.play; returns {'session', 'emote', 'role'} or raises EmoteSimError."""
+        """emote.play; returns {'session', 'emote', 'role'} and, when a new initiator did not
+        join an open offer of the emote, 'unmatched' ({'session', 'initiator', 'reason'},
+        players.md §7.3); raises EmoteSimError."""
         r = self.request("emote.play", player=player, emote=emote, **fields)
-        return {k: r[k] for k in ("session", "emote", "role") if k in r}
+        return {k: r[k] for k in ("session", "emote", "role", "unmatched") if k in r}
 
     def stop(self, player):
         return self.request("emote.stop", player=player)

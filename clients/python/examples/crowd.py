@@ -58,7 +58,7 @@ def main():
         else:
             stopped[e["reason"]] += 1
 
-    c.on("playback.", count)
+    c.on("playback.", lambda e, frame: count(e))
     accepted = 0
     refused = collections.Counter()
     c.on("reply.error", lambda err: refused.update([err.code]))

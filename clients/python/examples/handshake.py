@@ -43,7 +43,7 @@ def main():
         a.leave()
         raise
     c.subscribe(events=["playback.", "partner."], players="own")
-    c.on(lambda e: True, lambda e: print(f"tick {c.tick}: {json.dumps(e)}", flush=True))
+    c.on(lambda e: True, lambda e, frame: print(f"tick {frame['tick']}: {json.dumps(e)}", flush=True))
 
     try:
         print(f"{initiator}: {a.play(emote)}", flush=True)

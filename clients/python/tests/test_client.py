@@ -17,7 +17,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from emote_sim import (ERROR_CODES, Client, ConnectionClosed, EmoteSimError,  # noqa: E402
-                       packet_id, viewer_packets)
+                       facing_partner, packet_id, viewer_packets)
 from emote_sim import aio  # noqa: E402
 from server import ROOT, Server  # noqa: E402
 
@@ -79,6 +79,37 @@ class ManualClock(unittest.TestCase):
         self.assertEqual(c.step(3), before + 3)
         self.assertEqual(p.leave()["ok"], True)
         self.assertEqual(len(c.players), 0)
+
+    def test_errors_name_what_failed_and_partner_placement(self):
+        c = self.client()
+        c.send("player.update", player="nobody", yaw=3)  # without an id: a reply only on failure
+        c.ping()
+        [reply] = c.errors()
+        err = EmoteSimError(reply)
+        self.assertEqual((err.code, err.op, err.player), ("unknown_player", "player.update", "nobody"))
+        self.assertIn('player.update player "nobody"', err.detail)
+        with self.assertRaises(EmoteSimError) as cm:
+            c.play("nobody", "sample:nope")
+        e = cm.exception
+        self.assertEqual((e.op, e.player, e.emote, e.message),
+                         ("emote.play", "nobody", "sample:nope", "Player is not online."))
+        alice = c.players.join("fp-alice", position=[900.5, 64, 0.5], yaw=30)
+        with self.assertRaises(TimeoutError) as cm:
+            alice.wait_for("playback.stopped", ticks=2)
+        self.assertIn('"playback.stopped" event about player "fp-alice"', str(cm.exception))
+        # players.md §7.3/§7.4: a partner turned away does not join, and the reply says why.
+        self.assertEqual(alice.play("sample:handshake")["role"], "initiator")
+        away = c.players.join("fp-away", **dict(facing_partner([900.5, 64, 0.5], 30), yaw=30))
+        r = away.play("sample:handshake")
+        self.assertEqual((r["role"], r["unmatched"]["initiator"], r["unmatched"]["reason"]),
+                         ("initiator", "fp-alice", "partner_facing"))
+        away.leave()
+        bob = c.players.join("fp-bob", **facing_partner([900.5, 64, 0.5], 30))
+        self.assertEqual(bob.play("sample:handshake")["role"], "partner")
+        with self.assertRaises(ValueError):
+            facing_partner([0, 0, 0], 0, 2.5)
+        bob.leave()
+        alice.leave()
 
     def test_stop_all(self):
         # Only on a server of its own: it stops everyone's emotes.
@@ -152,14 +183,18 @@ class ManualClock(unittest.TestCase):
         c = self.client()
         c.subscribe(events=["playback.", "display.spawn"], players="own")
         p = c.players.join("h-a", position=[400, 64, 0])
-        started, spawns, mine = [], [], []
-        off = c.on("playback.started", started.append)
-        c.on("display.", spawns.append)
-        p.on("playback.", mine.append)
+        started, spawns, mine, ticks = [], [], [], []
+        off = c.on("playback.started", lambda e, frame: (started.append(e), ticks.append(frame)))
+        c.on("display.", lambda e, frame: spawns.append(e))
+        p.on("playback.", lambda e, frame: mine.append(e))
         p.play("sample:wave")
         c.step(1)
         c.poll(0.1)
         self.assertEqual([e["player"] for e in started], ["h-a"])
+        # Handlers get (event, frame), as in the JS client: the frame the event came in.
+        self.assertEqual(len(ticks), 1)
+        self.assertEqual(ticks[0]["op"], "frame")
+        self.assertIn(started[0], ticks[0]["events"])
         self.assertEqual(len(spawns), 6)
         off()
         p.stop()
@@ -216,7 +251,7 @@ class ManualClock(unittest.TestCase):
             await c.subscribe(events=["playback."], players="own")
             p = await c.players.join("aio-a", position=[700, 64, 0])
             seen = []
-            c.on("playback.", seen.append)
+            c.on("playback.", lambda e, frame: seen.append(e))
             await p.play("sample:wave")
             self.assertEqual(await c.wait_ticks(2), c.tick)
             await p.update(position=[702, 64, 0])
@@ -379,6 +414,27 @@ class Reconnect(unittest.TestCase):
         p = c.players.join("rc-a", position=[0, 64, 0])  # subscribed again, filter included
         p.play("sample:wave")
         self.assertEqual(p.wait_for("playback.started", ticks=2)["player"], "rc-a")
+
+    def test_reconnect_with_rejoin(self):
+        s = Server("manual")
+        self.addCleanup(s.stop)
+        c = Client(s.unix, reconnect=True, backoff=(0.02, 0.2), reconnect_timeout=20, rejoin=True)
+        self.addCleanup(c.close)
+        c.subscribe(events=["playback."], players="own")
+        a = c.players.join("rj-a", position=[0, 64, 0], yaw=10)
+        a.update(position=[3, 64, 4])
+        s.restart()
+        try:
+            c.ping()
+        except ConnectionClosed:
+            c.ping()  # the request was lost with the old connection
+        self.assertEqual(c.players.names(), ["rj-a"])  # joined again
+        self.assertEqual(c.state("rj-a")["players"][0]["player"], "rj-a")
+        # With its last position and yaw: a partner placed facing it there joins.
+        self.assertEqual(a.play("sample:handshake")["role"], "initiator")
+        self.assertEqual(a.wait_for("playback.started", ticks=2)["player"], "rj-a")
+        b = c.players.join("rj-b", **facing_partner([3, 64, 4], 10))
+        self.assertEqual(b.play("sample:handshake")["role"], "partner")
 
     def test_asyncio_reconnect(self):
         s = Server("manual")

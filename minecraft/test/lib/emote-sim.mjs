@@ -32,11 +32,11 @@ function serverEnvironment () {
   return env
 }
 
-// Starts `emote-sim serve` on an ephemeral loopback port and resolves once it listens.
+// Starts `emote-sim serve` on an ephemeral loopback port (or `port`) and resolves once it listens.
 // The port is read from the server's "listening on HOST:PORT" log line.
-export function startServer ({ bin = emoteSimBinary(), emotes = fixtureEmotes, clock = 'manual', args = [], log = false } = {}) {
+export function startServer ({ bin = emoteSimBinary(), emotes = fixtureEmotes, clock = 'manual', args = [], log = false, port = 0 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--clock', clock, '--emotes', emotes,
+    const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--clock', clock, '--emotes', emotes,
       '--log-level', 'info', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnvironment() })
     children.add(child)
     child.on('exit', () => children.delete(child))
