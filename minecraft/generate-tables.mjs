@@ -394,6 +394,7 @@ function readVersion (protocol, mcVersion, aliases, overrides) {
     statesChecked,
     items,
     blocks,
+    gate: readGate(data, where),
   }
 }
 
@@ -561,6 +562,7 @@ function generate ({ check, outDir, namespace, only }) {
   const mcdInputs = dataDir ? `the minecraft-data folder given with --data and render/tables/overrides.json`
     : `minecraft-data ${EXPECTED_MCD} and render/tables/overrides.json`
   const files = new Map()
+  const gate = gateOutputs(tables)
 
   // Shared property pool: each distinct value list once, each distinct property sequence once.
   const valueLists = new Map() // key -> first index into property_values
@@ -654,6 +656,7 @@ ${[...layoutLists.values()].map((l) => `extern const metadata_layout ${l.name};`
 ${[...modeLists.values()].map((m) => `extern const std::array<std::string_view, ${m.modes.length}> ${m.name};`).join('\n')}
 ${[...itemArrays.values()].map((a) => `extern const std::array<item_entry, ${a.entries.length}> ${a.name};`).join('\n')}
 ${[...blockArrays.values()].map((a) => `extern const std::array<block_entry, ${a.entries.length}> ${a.name};`).join('\n')}
+${gate.declarations}
 
 } // namespace emote::render::${namespace}
 `)
@@ -694,6 +697,8 @@ constinit const metadata_layout ${l.name}{${l.name}_slots, {{${slotOf.join(', ')
 ${[...modeLists.values()].map((m) => `constinit const std::array<std::string_view, ${m.modes.length}> ${m.name}{{
 ${wrap(m.modes.map(cppString))}
 }};`).join('\n')}
+
+${gate.definitions}
 ` + close)
 
   for (const a of itemArrays.values()) {
@@ -736,6 +741,7 @@ constinit const version_table v${t.protocol}{
   {{${t.layoutNames.map((n) => `&${n}`).join(', ')}}}, // ${ENTITY_KINDS.join(', ')}
   ${t.metadata.playerFlags}, // the player's shared flags
   ${t.modeList.name},
+${gate.initializer(t)}
 };`)
   files.set('versions.cpp', HEADER(mcdInputs) + open + `
 namespace {
@@ -779,6 +785,269 @@ constinit const std::string_view supported_protocols{"${tables.map((t) => t.prot
     `${tables.reduce((n, t) => n + t.statesChecked, 0)} block states checked with prismarine-block; ` +
     `${files.size} files, ${total} bytes ${check ? 'up to date' : 'written'} in ${path.relative(root, outDir)}/`)
 }
+
+// ---- the gate's packets (docs/spec/gate.md §4) ------------------------------------------------
+// Kept apart from the rendering tables above: ids of the packets the gate reads or writes in
+// every connection state, the layouts of the fields it reads, and the command-node parser table
+// it needs to walk declare_commands. Every shape is checked like the rendering ones.
+
+// [enum name, state, direction, minecraft-data packet name, required]; the order of
+// `gate_packet` in render/tables.hpp.
+const GATE_PACKETS = [
+  ['set_protocol', 'handshaking', 'toServer', 'set_protocol', true],
+  ['login_disconnect', 'login', 'toClient', 'disconnect', true],
+  ['encryption_begin', 'login', 'toClient', 'encryption_begin', true],
+  ['login_success', 'login', 'toClient', 'success', true],
+  ['login_compress', 'login', 'toClient', 'compress', true],
+  ['login_acknowledged', 'login', 'toServer', 'login_acknowledged', true],
+  ['config_disconnect', 'configuration', 'toClient', 'disconnect', true],
+  ['config_settings', 'configuration', 'toServer', 'settings', true],
+  ['config_finish', 'configuration', 'toServer', 'finish_configuration', true],
+  ['play_login', 'play', 'toClient', 'login', true],
+  ['player_position', 'play', 'toClient', 'position', true],
+  ['respawn', 'play', 'toClient', 'respawn', true],
+  ['update_health', 'play', 'toClient', 'update_health', true],
+  ['game_state_change', 'play', 'toClient', 'game_state_change', true],
+  ['set_passengers', 'play', 'toClient', 'set_passengers', true],
+  ['damage_event', 'play', 'toClient', 'damage_event', true],
+  ['start_configuration', 'play', 'toClient', 'start_configuration', true],
+  ['declare_commands', 'play', 'toClient', 'declare_commands', true],
+  ['system_chat', 'play', 'toClient', 'system_chat', true],
+  ['tab_complete_response', 'play', 'toClient', 'tab_complete', true],
+  ['play_disconnect', 'play', 'toClient', 'kick_disconnect', true],
+  ['play_settings', 'play', 'toServer', 'settings', true],
+  ['move_position', 'play', 'toServer', 'position', true],
+  ['move_position_look', 'play', 'toServer', 'position_look', true],
+  ['move_look', 'play', 'toServer', 'look', true],
+  ['move_flying', 'play', 'toServer', 'flying', true],
+  ['entity_action', 'play', 'toServer', 'entity_action', true],
+  ['player_input', 'play', 'toServer', 'player_input', false],
+  ['chat_command', 'play', 'toServer', 'chat_command', true],
+  ['chat_command_signed', 'play', 'toServer', 'chat_command_signed', true],
+  ['tab_complete_request', 'play', 'toServer', 'tab_complete', true],
+  ['configuration_acknowledged', 'play', 'toServer', 'configuration_acknowledged', true],
+]
+// The property kinds of command-node parsers (render/tables.hpp `parser_properties`).
+const PARSER_PROPERTIES = ['none', 'float_range', 'double_range', 'integer_range', 'long_range',
+  'string_kind', 'flags_byte', 'time', 'registry']
+
+const rangeOf = (t) => fields([['flags', ['bitfield', [{ name: 'unused', size: 6, signed: false },
+  { name: 'max_present', size: 1, signed: false }, { name: 'min_present', size: 1, signed: false }]]],
+['min', ['switch', { compareTo: 'flags/min_present', fields: { 1: t }, default: 'void' }]],
+['max', ['switch', { compareTo: 'flags/max_present', fields: { 1: t }, default: 'void' }]]])
+const PROFILE_PROPERTY = fields([['name', 'string'], ['value', 'string'], ['signature', ['option', 'string']]])
+const GATE_SHAPES = {
+  set_protocol: fields([['protocolVersion', 'varint'], ['serverHost', 'string'], ['serverPort', 'u16'], ['nextState', 'varint']]),
+  login_disconnect: fields([['reason', 'string']]),
+  login_success: {
+    strict_error_handling: fields([['uuid', 'UUID'], ['username', 'string'],
+      ['properties', ['array', { countType: 'varint', type: PROFILE_PROPERTY }]], ['strictErrorHandling', 'bool']]),
+    plain: fields([['uuid', 'UUID'], ['username', 'string'],
+      ['properties', ['array', { countType: 'varint', type: PROFILE_PROPERTY }]]]),
+  },
+  login_compress: fields([['threshold', 'varint']]),
+  empty: ['container', []],
+  // Read up to and with the game mode: the SpawnInfo prefix below is checked separately.
+  play_login_prefix: [['entityId', 'i32'], ['isHardcore', 'bool'], ['worldNames', ['array', { countType: 'varint', type: 'string' }]],
+    ['maxPlayers', 'varint'], ['viewDistance', 'varint'], ['simulationDistance', 'varint'], ['reducedDebugInfo', 'bool'],
+    ['enableRespawnScreen', 'bool'], ['doLimitedCrafting', 'bool'], ['worldState', 'SpawnInfo']],
+  spawn_info_prefix: [['dimension', 'varint'], ['name', 'string'], ['hashedSeed', 'i64'],
+    ['gamemode', ['mapper', { type: 'i8', mappings: { 0: 'survival', 1: 'creative', 2: 'adventure', 3: 'spectator' } }]]],
+  respawn_prefix: [['worldState', 'SpawnInfo']],
+  player_position: {
+    absolute_first: fields([['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['yaw', 'f32'], ['pitch', 'f32'], ['flags', 'PositionUpdateRelatives'], ['teleportId', 'varint']]),
+    teleport_id_first: fields([['teleportId', 'varint'], ['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['dx', 'f64'], ['dy', 'f64'], ['dz', 'f64'], ['yaw', 'f32'], ['pitch', 'f32'], ['flags', 'PositionUpdateRelatives']]),
+  },
+  relatives: {
+    absolute_first: ['bitflags', { type: 'u8', flags: ['x', 'y', 'z', 'yaw', 'pitch'] }],
+    teleport_id_first: ['bitflags', { type: 'u32', flags: ['x', 'y', 'z', 'yaw', 'pitch', 'dx', 'dy', 'dz', 'yawDelta'] }],
+  },
+  update_health: fields([['health', 'f32'], ['food', 'varint'], ['foodSaturation', 'f32']]),
+  game_state_change_prefix: [['reason', 'u8-mapper'], ['gameMode', 'f32']],
+  set_passengers: fields([['entityId', 'varint'], ['passengers', ['array', { countType: 'varint', type: 'varint' }]]]),
+  damage_event_prefix: [['entityId', 'varint']],
+  declare_commands: fields([['nodes', ['array', { countType: 'varint', type: 'command_node' }]], ['rootIndex', 'varint']]),
+  system_chat: fields([['content', 'anonymousNbt'], ['isActionBar', 'bool']]),
+  tab_complete_response: fields([['transactionId', 'varint'], ['start', 'varint'], ['length', 'varint'],
+    ['matches', ['array', { countType: 'varint', type: fields([['match', 'string'], ['tooltip', ['option', 'anonymousNbt']]]) }]]]),
+  play_disconnect: fields([['reason', 'anonymousNbt']]),
+  movement: {
+    on_ground_bool: { move_position: fields([['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['onGround', 'bool']]),
+      move_position_look: fields([['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['yaw', 'f32'], ['pitch', 'f32'], ['onGround', 'bool']]),
+      move_look: fields([['yaw', 'f32'], ['pitch', 'f32'], ['onGround', 'bool']]),
+      move_flying: fields([['onGround', 'bool']]) },
+    flags_byte: { move_position: fields([['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['flags', 'MovementFlags']]),
+      move_position_look: fields([['x', 'f64'], ['y', 'f64'], ['z', 'f64'], ['yaw', 'f32'], ['pitch', 'f32'], ['flags', 'MovementFlags']]),
+      move_look: fields([['yaw', 'f32'], ['pitch', 'f32'], ['flags', 'MovementFlags']]),
+      move_flying: fields([['flags', 'MovementFlags']]) },
+  },
+  movement_flags: ['bitflags', { type: 'u8', flags: ['onGround', 'hasHorizontalCollision'] }],
+  player_input: fields([['inputs', ['bitflags', { type: 'u8', flags: ['forward', 'backward', 'left', 'right', 'jump', 'shift', 'sprint'] }]]]),
+  chat_command: fields([['command', 'string']]),
+  chat_command_signed_prefix: [['command', 'string']],
+  tab_complete_request: fields([['transactionId', 'varint'], ['text', 'string']]),
+  settings_prefix: [['locale', 'string'], ['viewDistance', 'i8']],
+  node_flags: {
+    restricted: ['bitfield', [{ name: 'unused', size: 2, signed: false }, { name: 'allows_restricted', size: 1, signed: false },
+      { name: 'has_custom_suggestions', size: 1, signed: false }, { name: 'has_redirect_node', size: 1, signed: false },
+      { name: 'has_command', size: 1, signed: false }, { name: 'command_node_type', size: 2, signed: false }]],
+    plain: ['bitfield', [{ name: 'unused', size: 3, signed: false }, { name: 'has_custom_suggestions', size: 1, signed: false },
+      { name: 'has_redirect_node', size: 1, signed: false }, { name: 'has_command', size: 1, signed: false },
+      { name: 'command_node_type', size: 2, signed: false }]],
+  },
+  parser_properties: {
+    none: 'void',
+    float_range: rangeOf('f32'),
+    double_range: rangeOf('f64'),
+    integer_range: rangeOf('i32'),
+    long_range: rangeOf('i64'),
+    string_kind: ['mapper', { type: 'varint', mappings: { 0: 'SINGLE_WORD', 1: 'QUOTABLE_PHRASE', 2: 'GREEDY_PHRASE' } }],
+    flags_byte: null, // any one-byte bitfield (entity, score_holder)
+    time: fields([['min', 'i32']]),
+    registry: fields([['registry', 'string']]),
+  },
+}
+
+// The fields of a container, from its start, must be `prefix` (name, type) pairs.
+function expectPrefix (what, container, prefix) {
+  if (!Array.isArray(container) || container[0] !== 'container' || container[1].length < prefix.length) {
+    fail(`${what}: unknown shape ${JSON.stringify(container).slice(0, 300)}`)
+  }
+  prefix.forEach(([name, type], i) => {
+    const f = container[1][i]
+    const ok = f.name === name && (type === 'u8-mapper' ? Array.isArray(f.type) && f.type[0] === 'mapper' && f.type[1].type === 'u8' : same(f.type, type))
+    if (!ok) fail(`${what}: field ${i} is ${JSON.stringify(f).slice(0, 200)}, expected ${name}: ${JSON.stringify(type)}`)
+  })
+}
+
+function readGate (data, where) {
+  const shape = (state, dir, name) => {
+    const t = data.protocol[state][dir].types
+    const ref = t.packet[1][1].type[1].fields[name]
+    return typeof ref === 'string' ? (t[ref] ?? data.protocol.types[ref]) : ref
+  }
+  const typeIn = (state, dir, name) => data.protocol[state][dir].types[name] ?? data.protocol.types[name]
+  const ids = GATE_PACKETS.map(([kind, state, dir, name, required]) => {
+    const mapper = data.protocol[state][dir].types.packet?.[1]?.[0]?.type
+    const id = mapperIds(mapper, `${where} ${state} ${dir} packet names`).get(name)
+    if (id === undefined) {
+      if (required) fail(`${where}: no ${state} ${dir} packet ${name}`)
+      return -1
+    }
+    return id
+  })
+  expectShape(`${where} set_protocol`, shape('handshaking', 'toServer', 'set_protocol'), GATE_SHAPES.set_protocol)
+  expectShape(`${where} login disconnect`, shape('login', 'toClient', 'disconnect'), GATE_SHAPES.login_disconnect)
+  const loginSuccess = pickLayout(`${where} login success`, shape('login', 'toClient', 'success'), GATE_SHAPES.login_success)
+  expectShape(`${where} compress`, shape('login', 'toClient', 'compress'), GATE_SHAPES.login_compress)
+  for (const [s, d, n] of [['login', 'toServer', 'login_acknowledged'], ['configuration', 'toServer', 'finish_configuration'],
+    ['play', 'toClient', 'start_configuration'], ['play', 'toServer', 'configuration_acknowledged']]) {
+    expectShape(`${where} ${s} ${n}`, shape(s, d, n), GATE_SHAPES.empty)
+  }
+  expectShape(`${where} configuration disconnect`, shape('configuration', 'toClient', 'disconnect'), GATE_SHAPES.play_disconnect)
+  expectPrefix(`${where} configuration settings`, shape('configuration', 'toServer', 'settings'), GATE_SHAPES.settings_prefix)
+  expectPrefix(`${where} play settings`, shape('play', 'toServer', 'settings'), GATE_SHAPES.settings_prefix)
+  expectPrefix(`${where} play login`, shape('play', 'toClient', 'login'), GATE_SHAPES.play_login_prefix)
+  expectPrefix(`${where} SpawnInfo`, typeIn('play', 'toClient', 'SpawnInfo'), GATE_SHAPES.spawn_info_prefix)
+  expectPrefix(`${where} respawn`, shape('play', 'toClient', 'respawn'), GATE_SHAPES.respawn_prefix)
+  const position = pickLayout(`${where} player position`, shape('play', 'toClient', 'position'), GATE_SHAPES.player_position)
+  expectShape(`${where} PositionUpdateRelatives`, typeIn('play', 'toClient', 'PositionUpdateRelatives'), GATE_SHAPES.relatives[position])
+  expectShape(`${where} update_health`, shape('play', 'toClient', 'update_health'), GATE_SHAPES.update_health)
+  const gameState = shape('play', 'toClient', 'game_state_change')
+  expectPrefix(`${where} game_state_change`, gameState, GATE_SHAPES.game_state_change_prefix)
+  if (gameState[1][0].type[1].mappings[3] !== 'change_game_mode') fail(`${where}: game_state_change reason 3 is not change_game_mode`)
+  expectShape(`${where} set_passengers`, shape('play', 'toClient', 'set_passengers'), GATE_SHAPES.set_passengers)
+  expectPrefix(`${where} damage_event`, shape('play', 'toClient', 'damage_event'), GATE_SHAPES.damage_event_prefix)
+  expectShape(`${where} declare_commands`, shape('play', 'toClient', 'declare_commands'), GATE_SHAPES.declare_commands)
+  expectShape(`${where} system_chat`, shape('play', 'toClient', 'system_chat'), GATE_SHAPES.system_chat)
+  expectShape(`${where} tab_complete response`, shape('play', 'toClient', 'tab_complete'), GATE_SHAPES.tab_complete_response)
+  expectShape(`${where} kick_disconnect`, shape('play', 'toClient', 'kick_disconnect'), GATE_SHAPES.play_disconnect)
+  const movement = pickLayout(`${where} movement`, {
+    move_position: shape('play', 'toServer', 'position'), move_position_look: shape('play', 'toServer', 'position_look'),
+    move_look: shape('play', 'toServer', 'look'), move_flying: shape('play', 'toServer', 'flying'),
+  }, GATE_SHAPES.movement)
+  if (movement === 'flags_byte') expectShape(`${where} MovementFlags`, typeIn('play', 'toServer', 'MovementFlags'), GATE_SHAPES.movement_flags)
+  const input = ids[GATE_PACKETS.findIndex((p) => p[0] === 'player_input')]
+  if (input >= 0) expectShape(`${where} player_input`, shape('play', 'toServer', 'player_input'), GATE_SHAPES.player_input)
+  expectShape(`${where} chat_command`, shape('play', 'toServer', 'chat_command'), GATE_SHAPES.chat_command)
+  expectPrefix(`${where} chat_command_signed`, shape('play', 'toServer', 'chat_command_signed'), GATE_SHAPES.chat_command_signed_prefix)
+  expectShape(`${where} tab_complete request`, shape('play', 'toServer', 'tab_complete'), GATE_SHAPES.tab_complete_request)
+
+  // entity_action: the ids of sneak (gone from 771: player_input's shift bit) and sprint.
+  const action = shape('play', 'toServer', 'entity_action')
+  expectPrefix(`${where} entity_action`, action, [['entityId', 'varint']])
+  if (action[1][1].name !== 'actionId' || action[1][1].type[0] !== 'mapper') fail(`${where} entity_action: no actionId mapper`)
+  const actions = mapperIds(action[1][1].type, `${where} entity_action ids`)
+  const actionIds = ['start_sneaking', 'stop_sneaking', 'start_sprinting', 'stop_sprinting'].map((a) => actions.get(a) ?? -1)
+  if (actionIds[2] < 0 || actionIds[3] < 0) fail(`${where} entity_action: no sprint actions`)
+  // Sneaking is either an action (both ids) or player_input's shift bit (from 771 only that).
+  if ((actionIds[0] < 0) !== (actionIds[1] < 0)) fail(`${where} entity_action: one sneak action without the other`)
+  if (actionIds[0] < 0 && input < 0) fail(`${where}: no way to read sneaking`)
+
+  // Command nodes: flag layout and each parser id's property kind.
+  const node = typeIn('play', 'toClient', 'command_node')
+  if (!node || node[0] !== 'container' || node[1].length !== 4) fail(`${where} command_node: unknown shape`)
+  const nodeFlags = pickLayout(`${where} command_node flags`, node[1][0].type, GATE_SHAPES.node_flags)
+  expectShape(`${where} command_node children`, node[1][1], { name: 'children', type: ['array', { countType: 'varint', type: 'varint' }] })
+  expectShape(`${where} command_node redirect`, node[1][2], { name: 'redirectNode', type: ['switch', { compareTo: 'flags/has_redirect_node', fields: { 1: 'varint' }, default: 'void' }] })
+  const extra = node[1][3].type[1].fields
+  expectShape(`${where} command_node literal`, extra[1], fields([['name', 'string']]))
+  const argument = extra[2]
+  if (!argument || argument[0] !== 'container' || argument[1].length !== 4 || !same(argument[1][0], { name: 'name', type: 'string' }) ||
+      argument[1][1].name !== 'parser' || argument[1][2].name !== 'properties' ||
+      !same(argument[1][3], { name: 'suggestionType', type: ['switch', { compareTo: '../flags/has_custom_suggestions', fields: { 1: 'string' }, default: 'void' }] })) {
+    fail(`${where} command_node argument: unknown shape`)
+  }
+  const parserIds = mapperIds(argument[1][1].type, `${where} command parsers`)
+  const props = argument[1][2].type[1].fields
+  // A parser the switch does not list takes its default: none (protodef's switch without a
+  // default is void; vanilla's minecraft:style, nbt_tag, item_slots, loot_* carry nothing).
+  const fallback = argument[1][2].type[1].default ?? 'void'
+  const parsers = []
+  for (const [name, id] of parserIds) {
+    const p = props[name] ?? fallback
+    let kind
+    for (const [k, s] of Object.entries(GATE_SHAPES.parser_properties)) {
+      if (s !== null && same(p, s)) kind = k
+    }
+    if (kind === undefined && Array.isArray(p) && p[0] === 'bitfield' && p[1].reduce((n, b) => n + b.size, 0) === 8) kind = 'flags_byte'
+    if (kind === undefined) fail(`${where} command parser ${name}: unknown properties ${JSON.stringify(p)}`)
+    parsers[id] = kind
+  }
+  for (let i = 0; i < parsers.length; ++i) if (parsers[i] === undefined) fail(`${where}: command parser id ${i} missing`)
+  const stringParser = parserIds.get('brigadier:string')
+  if (stringParser === undefined) fail(`${where}: no brigadier:string parser`)
+  return { ids, loginSuccess, position, movement, actionIds, nodeFlags, parsers, stringParser }
+}
+
+// The C++ pieces of the gate: the parser-kind lists (one array per distinct list) and each
+// version's gate_table initializer.
+function gateOutputs (tables) {
+  const lists = new Map()
+  for (const t of tables) {
+    const key = t.gate.parsers.join(',')
+    if (!lists.has(key)) lists.set(key, { name: `command_parsers_${t.protocol}`, kinds: t.gate.parsers })
+    t.gate.parserList = lists.get(key)
+  }
+  const declarations = [...lists.values()].map((l) => `extern const std::array<parser_properties, ${l.kinds.length}> ${l.name};`).join('\n')
+  const definitions = [...lists.values()].map((l) => `// Command-node parser property kinds by parser id (gate.md §6).
+constinit const std::array<parser_properties, ${l.kinds.length}> ${l.name}{{
+${wrap(l.kinds.map((k) => `parser_properties::${k}`))}
+}};`).join('\n\n')
+  const initializer = (t) => `  {
+    ${arr(t.gate.ids.map((id) => id < 0 ? '-1' : '0x' + id.toString(16).padStart(2, '0')))}, // ${GATE_PACKETS.map((p) => p[0]).join(', ')}
+    login_success_layout::${t.gate.loginSuccess},
+    player_position_layout::${t.gate.position},
+    movement_layout::${t.gate.movement},
+    ${arr(t.gate.actionIds)}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    ${t.gate.nodeFlags === 'restricted'},
+    ${t.gate.stringParser},
+    ${t.gate.parserList.name},
+  },`
+  return { declarations, definitions, initializer }
+}
+
+const arr = (xs) => `{{${xs.join(', ')}}}`
 
 const usage = 'usage: node generate-tables.mjs [--check] [--data DIR] [--out DIR] [--namespace NAME] [--versions P,P...]'
 const options = { check: false, outDir: path.join(root, 'render', 'tables', 'generated'), namespace: 'generated', only: null }

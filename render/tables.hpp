@@ -164,6 +164,81 @@ struct metadata_layout {
   }
 };
 
+// ---- The gate's packets (gate.md §4) ----------------------------------------------------------
+// Generated into the same version_table by their own part of minecraft/generate-tables.mjs.
+
+/// The packets the gate reads or writes, every connection state (minecraft-data names in
+/// gate.md §4). Order = the generator's GATE_PACKETS.
+enum class gate_packet : std::uint8_t {
+  set_protocol,          ///< handshake, serverbound (intention)
+  login_disconnect,      ///< login, clientbound
+  encryption_begin,      ///< login, clientbound (hello)
+  login_success,         ///< login, clientbound
+  login_compress,        ///< login, clientbound (set_compression)
+  login_acknowledged,    ///< login, serverbound
+  config_disconnect,     ///< configuration, clientbound
+  config_settings,       ///< configuration, serverbound (client_information)
+  config_finish,         ///< configuration, serverbound (finish_configuration)
+  play_login,            ///< play, clientbound
+  player_position,       ///< play, clientbound (player_position)
+  respawn,               ///< play, clientbound
+  update_health,         ///< play, clientbound (set_health)
+  game_state_change,     ///< play, clientbound (game_event)
+  set_passengers,        ///< play, clientbound
+  damage_event,          ///< play, clientbound
+  start_configuration,   ///< play, clientbound
+  declare_commands,      ///< play, clientbound (commands)
+  system_chat,           ///< play, clientbound
+  tab_complete_response, ///< play, clientbound (command_suggestions)
+  play_disconnect,       ///< play, clientbound (kick_disconnect)
+  play_settings,         ///< play, serverbound (client_information)
+  move_position,         ///< play, serverbound (move_player_pos)
+  move_position_look,    ///< play, serverbound (move_player_pos_rot)
+  move_look,             ///< play, serverbound (move_player_rot)
+  move_flying,           ///< play, serverbound (move_player_status_only)
+  entity_action,         ///< play, serverbound (player_command)
+  player_input,          ///< play, serverbound; -1 on 767
+  chat_command,          ///< play, serverbound
+  chat_command_signed,   ///< play, serverbound
+  tab_complete_request,  ///< play, serverbound (command_suggestion)
+  configuration_acknowledged, ///< play, serverbound
+};
+inline constexpr std::size_t gate_packet_count = 32;
+
+/// login_success: 767 ends with a strictErrorHandling bool.
+enum class login_success_layout : std::uint8_t { strict_error_handling, plain };
+/// The clientbound player position: 767 `x y z yaw pitch flags(u8) teleportId`; from 768
+/// `teleportId x y z dx dy dz yaw pitch flags(u32)`. Flag bits x 0, y 1, z 2, yaw 3, pitch 4.
+enum class player_position_layout : std::uint8_t { absolute_first, teleport_id_first };
+/// Serverbound movement packets end with an onGround bool (767) or a flags byte (bit 0 on
+/// ground, from 768).
+enum class movement_layout : std::uint8_t { on_ground_bool, flags_byte };
+/// What a command-node argument's parser carries after its id (walking declare_commands).
+enum class parser_properties : std::uint8_t {
+  none,
+  float_range,   ///< flags byte, then f32 min/max when flagged
+  double_range,  ///< f64
+  integer_range, ///< i32
+  long_range,    ///< i64
+  string_kind,   ///< varint
+  flags_byte,    ///< one byte
+  time,          ///< i32
+  registry,      ///< string
+};
+
+struct gate_table {
+  std::array<std::int32_t, gate_packet_count> packet_ids; ///< -1: the version lacks it
+  login_success_layout login_success;
+  player_position_layout player_position;
+  movement_layout movement;
+  /// entity_action ids: start_sneaking, stop_sneaking (-1 from 771: player_input's shift bit,
+  /// bit 5), start_sprinting, stop_sprinting.
+  std::array<std::int32_t, 4> actions;
+  bool node_allows_restricted; ///< command-node flags carry allows_restricted (0x20, from 771)
+  std::int32_t string_parser;  ///< the parser id of brigadier:string
+  std::span<const parser_properties> parsers; ///< by parser id
+};
+
 struct version_table {
   std::int32_t protocol;
   std::string_view minecraft; ///< the minecraft-data version the table came from, e.g. "1.21.4"
@@ -190,6 +265,7 @@ struct version_table {
   std::uint8_t player_flags_index;
   /// item_display modes by byte value ("none", "thirdperson_lefthand", ..., "on_shelf" >= 773).
   std::span<const std::string_view> item_display_modes;
+  gate_table gate; ///< the gate's packets (gate.md §4)
 };
 
 /// Every supported version, ascending protocol.

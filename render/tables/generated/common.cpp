@@ -187,4 +187,72 @@ constinit const std::array<std::string_view, 10> item_display_modes_773{{
   "firstperson_righthand", "head", "gui", "ground", "fixed", "on_shelf",
 }};
 
+// Command-node parser property kinds by parser id (gate.md §6).
+constinit const std::array<parser_properties, 54> command_parsers_767{{
+  parser_properties::none, parser_properties::float_range, parser_properties::double_range,
+  parser_properties::integer_range, parser_properties::long_range, parser_properties::string_kind,
+  parser_properties::flags_byte, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::flags_byte, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::time, parser_properties::registry, parser_properties::registry,
+  parser_properties::registry, parser_properties::registry, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+}};
+
+// Command-node parser property kinds by parser id (gate.md §6).
+constinit const std::array<parser_properties, 55> command_parsers_770{{
+  parser_properties::none, parser_properties::float_range, parser_properties::double_range,
+  parser_properties::integer_range, parser_properties::long_range, parser_properties::string_kind,
+  parser_properties::flags_byte, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::flags_byte, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::time, parser_properties::registry, parser_properties::registry,
+  parser_properties::registry, parser_properties::registry, parser_properties::registry,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none,
+}};
+
+// Command-node parser property kinds by parser id (gate.md §6).
+constinit const std::array<parser_properties, 57> command_parsers_771{{
+  parser_properties::none, parser_properties::float_range, parser_properties::double_range,
+  parser_properties::integer_range, parser_properties::long_range, parser_properties::string_kind,
+  parser_properties::flags_byte, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::flags_byte, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::time, parser_properties::registry,
+  parser_properties::registry, parser_properties::registry, parser_properties::registry,
+  parser_properties::registry, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+  parser_properties::none, parser_properties::none, parser_properties::none,
+}};
+
 } // namespace emote::render::generated

@@ -38,5 +38,8 @@ extern const std::array<block_entry, 1104> blocks_770;
 extern const std::array<block_entry, 1105> blocks_771;
 extern const std::array<block_entry, 1166> blocks_773;
 extern const std::array<block_entry, 1168> blocks_775;
+extern const std::array<parser_properties, 54> command_parsers_767;
+extern const std::array<parser_properties, 55> command_parsers_770;
+extern const std::array<parser_properties, 57> command_parsers_771;
 
 } // namespace emote::render::generated

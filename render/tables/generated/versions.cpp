@@ -28,6 +28,16 @@ constinit const version_table v767{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_767,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x2b, 0x40, 0x47, 0x5d, 0x22, 0x5f, 0x1a, 0x69, 0x11, 0x6c, 0x10, 0x1d, 0x0a, 0x1a, 0x1b, 0x1c, 0x1d, 0x25, -1, 0x04, 0x05, 0x0b, 0x0c}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::strict_error_handling,
+    player_position_layout::absolute_first,
+    movement_layout::on_ground_bool,
+    {{0, 1, 3, 4}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    false,
+    5,
+    command_parsers_767,
+  },
 };
 
 // 1.21.3: minecraft-data 1.21.3, protocol 768.
@@ -51,6 +61,16 @@ constinit const version_table v768{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_767,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x2c, 0x42, 0x4c, 0x62, 0x23, 0x65, 0x1a, 0x70, 0x11, 0x73, 0x10, 0x1d, 0x0c, 0x1c, 0x1d, 0x1e, 0x1f, 0x27, 0x28, 0x05, 0x06, 0x0d, 0x0e}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{0, 1, 3, 4}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    false,
+    5,
+    command_parsers_767,
+  },
 };
 
 // 1.21.4: minecraft-data 1.21.4, protocol 769.
@@ -74,6 +94,16 @@ constinit const version_table v769{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_767,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x2c, 0x42, 0x4c, 0x62, 0x23, 0x65, 0x1a, 0x70, 0x11, 0x73, 0x10, 0x1d, 0x0c, 0x1c, 0x1d, 0x1e, 0x1f, 0x28, 0x29, 0x05, 0x06, 0x0d, 0x0e}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{0, 1, 3, 4}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    false,
+    5,
+    command_parsers_767,
+  },
 };
 
 // 1.21.5: minecraft-data 1.21.5, protocol 770.
@@ -97,6 +127,16 @@ constinit const version_table v770{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_767,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x2b, 0x41, 0x4b, 0x61, 0x22, 0x64, 0x19, 0x6f, 0x10, 0x72, 0x0f, 0x1c, 0x0c, 0x1c, 0x1d, 0x1e, 0x1f, 0x28, 0x29, 0x05, 0x06, 0x0d, 0x0e}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{0, 1, 3, 4}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    false,
+    5,
+    command_parsers_770,
+  },
 };
 
 // 1.21.6: minecraft-data 1.21.6, protocol 771.
@@ -120,6 +160,16 @@ constinit const version_table v771{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_767,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x2b, 0x41, 0x4b, 0x61, 0x22, 0x64, 0x19, 0x6f, 0x10, 0x72, 0x0f, 0x1c, 0x0d, 0x1d, 0x1e, 0x1f, 0x20, 0x29, 0x2a, 0x06, 0x07, 0x0e, 0x0f}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{-1, -1, 1, 2}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    true,
+    5,
+    command_parsers_771,
+  },
 };
 
 // 1.21.8: minecraft-data 1.21.8, protocol 772.
@@ -143,6 +193,16 @@ constinit const version_table v772{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_767,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x2b, 0x41, 0x4b, 0x61, 0x22, 0x64, 0x19, 0x6f, 0x10, 0x72, 0x0f, 0x1c, 0x0d, 0x1d, 0x1e, 0x1f, 0x20, 0x29, 0x2a, 0x06, 0x07, 0x0e, 0x0f}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{-1, -1, 1, 2}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    true,
+    5,
+    command_parsers_771,
+  },
 };
 
 // 1.21.9: minecraft-data 1.21.9, protocol 773.
@@ -166,6 +226,16 @@ constinit const version_table v773{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_773,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x30, 0x46, 0x50, 0x66, 0x26, 0x69, 0x19, 0x74, 0x10, 0x77, 0x0f, 0x20, 0x0d, 0x1d, 0x1e, 0x1f, 0x20, 0x29, 0x2a, 0x06, 0x07, 0x0e, 0x0f}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{-1, -1, 1, 2}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    true,
+    5,
+    command_parsers_771,
+  },
 };
 
 // 1.21.11: minecraft-data 1.21.11, protocol 774.
@@ -189,6 +259,16 @@ constinit const version_table v774{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_773,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x30, 0x46, 0x50, 0x66, 0x26, 0x69, 0x19, 0x74, 0x10, 0x77, 0x0f, 0x20, 0x0d, 0x1d, 0x1e, 0x1f, 0x20, 0x29, 0x2a, 0x06, 0x07, 0x0e, 0x0f}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{-1, -1, 1, 2}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    true,
+    5,
+    command_parsers_771,
+  },
 };
 
 // 26.1: minecraft-data 26.1, protocol 775.
@@ -212,6 +292,16 @@ constinit const version_table v775{
   {{&item_display_767, &block_display_767, &text_display_767}}, // item_display, block_display, text_display
   0, // the player's shared flags
   item_display_modes_773,
+  {
+    {{0x00, 0x00, 0x01, 0x02, 0x03, 0x03, 0x02, 0x00, 0x03, 0x31, 0x48, 0x52, 0x68, 0x26, 0x6b, 0x19, 0x76, 0x10, 0x79, 0x0f, 0x20, 0x0e, 0x1e, 0x1f, 0x20, 0x21, 0x2a, 0x2b, 0x07, 0x08, 0x0f, 0x10}}, // set_protocol, login_disconnect, encryption_begin, login_success, login_compress, login_acknowledged, config_disconnect, config_settings, config_finish, play_login, player_position, respawn, update_health, game_state_change, set_passengers, damage_event, start_configuration, declare_commands, system_chat, tab_complete_response, play_disconnect, play_settings, move_position, move_position_look, move_look, move_flying, entity_action, player_input, chat_command, chat_command_signed, tab_complete_request, configuration_acknowledged
+    login_success_layout::plain,
+    player_position_layout::teleport_id_first,
+    movement_layout::flags_byte,
+    {{-1, -1, 1, 2}}, // start_sneaking, stop_sneaking, start_sprinting, stop_sprinting
+    true,
+    5,
+    command_parsers_771,
+  },
 };
 
 } // namespace
