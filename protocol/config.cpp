@@ -330,6 +330,76 @@ constexpr std::int64_t int32_max = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t int64_min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
+/// A TCP address of a gate entry (gate.md §1): a bare PORT is on 127.0.0.1, Unix paths refused.
+core::result<listen_address, std::string> gate_address(std::string s) {
+  if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) {
+    s = "127.0.0.1:" + s;
+  }
+  auto a = parse_listen_address(s);
+  if (!a) {
+    return core::failure{std::string(a.error())};
+  }
+  if (a->type != listen_address::kind::tcp) {
+    return core::failure{std::string("'") + s + "' must be a TCP HOST:PORT address (Minecraft speaks TCP)"};
+  }
+  return *a;
+}
+
+/// `gate` (gate.md §1): a list of `[NAME=]LISTEN=BACKEND`.
+problem gate_value(const config_value& v, std::vector<gate_config>& out) {
+  const json_value& j = *v.value;
+  if (!j.is_array()) {
+    return bad("must be an array of [NAME=]LISTEN=BACKEND entries");
+  }
+  std::vector<gate_config> gates;
+  for (std::size_t i = 0; i < j.as_array().size(); ++i) {
+    const json_value& e = j.as_array()[i];
+    if (!e.is_string()) {
+      return bad("must be a string", index(i));
+    }
+    const std::string& text = e.as_string();
+    std::vector<std::string> parts;
+    std::size_t b = 0;
+    for (std::size_t k = 0; k <= text.size(); ++k) {
+      if (k == text.size() || text[k] == '=') {
+        parts.push_back(text.substr(b, k - b));
+        b = k + 1;
+      }
+    }
+    if (parts.size() != 2 && parts.size() != 3) {
+      return bad("must be [NAME=]LISTEN=BACKEND, e.g. 0.0.0.0:25566=127.0.0.1:25565", index(i));
+    }
+    gate_config g;
+    g.name = parts.size() == 3 ? parts[0] : "gate" + std::to_string(i + 1);
+    if (g.name.empty() || g.name.size() > 64 ||
+        g.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+            std::string::npos) {
+      return bad("the name '" + g.name + "' must be 1 to 64 letters, digits, '_' or '-'", index(i));
+    }
+    auto listen = gate_address(parts[parts.size() - 2]);
+    if (!listen) {
+      return bad("listen address: " + listen.error(), index(i));
+    }
+    auto backend = gate_address(parts.back());
+    if (!backend) {
+      return bad("backend address: " + backend.error(), index(i));
+    }
+    g.listen = *listen;
+    g.backend = *backend;
+    for (const auto& other : gates) {
+      if (other.name == g.name) {
+        return bad("the name '" + g.name + "' is used twice", index(i));
+      }
+      if (other.listen == g.listen) {
+        return bad("listens on " + g.listen.text() + " twice", index(i));
+      }
+    }
+    gates.push_back(std::move(g));
+  }
+  out = std::move(gates);
+  return std::nullopt;
+}
+
 // A row. The apply lambdas are the only place a key's field is named.
 constexpr config_key row(std::string_view name, config_type type, std::int64_t min,
                          std::int64_t max, std::string_view default_json, std::string_view flag,
@@ -548,6 +618,32 @@ const config_key table[] = {
           }
           c.http_origins = std::move(list);
           return std::nullopt;
+        }),
+    // gate.md §1
+    row("gate", config_type::string_list, 0, 0, "[]", "gate", "EMOTE_SIM_GATE",
+        "[NAME=]LISTEN=BACKEND",
+        "a Minecraft-protocol gate: accept players on LISTEN, connect each to the backend\n"
+        "BACKEND, show them emotes (docs/spec/gate.md); repeat for several",
+        [](const config_key&, const config_value& v, server_config& c) {
+          return gate_value(v, c.gates);
+        }),
+    row("limits.gate_max_frame_bytes", config_type::integer, 64, 2097151, "2097151",
+        "limits-gate-max-frame-bytes", "EMOTE_SIM_LIMITS_GATE_MAX_FRAME_BYTES", "N",
+        "longest Minecraft frame a gate accepts from either side",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.gate_max_frame_bytes);
+        }),
+    row("limits.gate_max_buffered_bytes", config_type::integer, 65536, std::int64_t{1} << 30,
+        "16777216", "limits-gate-max-buffered-bytes", "EMOTE_SIM_LIMITS_GATE_MAX_BUFFERED_BYTES",
+        "N", "bytes a gate queues for a side that does not read before cutting the pair",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.gate_max_buffered_bytes);
+        }),
+    row("limits.gate_connect_timeout_ms", config_type::integer, 100, 60000, "5000",
+        "limits-gate-connect-timeout-ms", "EMOTE_SIM_LIMITS_GATE_CONNECT_TIMEOUT_MS", "MS",
+        "how long a gate waits for its backend to accept a connection",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.gate_connect_timeout_ms);
         }),
     // render.md §2
     row("render.entity_id_base", config_type::integer, 1, int32_max, "1000000000",

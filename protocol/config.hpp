@@ -51,6 +51,17 @@ struct limits_config {
   /// protocol.md §2: a connection that has said hello and neither subscribes nor sends anything
   /// for this long is closed with `bye` `idle_timeout` (0: never).
   std::int64_t idle_timeout_seconds = 120;
+  // gate.md §1, §8
+  std::int64_t gate_max_frame_bytes = 2097151;
+  std::int64_t gate_max_buffered_bytes = 16777216;
+  std::int64_t gate_connect_timeout_ms = 5000;
+};
+
+/// One gate (gate.md §1): players accepted on `listen` are connected to `backend`.
+struct gate_config {
+  std::string name;
+  listen_address listen;
+  listen_address backend;
 };
 
 struct auth_config {
@@ -73,6 +84,7 @@ struct server_config {
   /// protocol.md §10: the web origins (`https://host[:port]`, or `*`) besides the listener's own
   /// whose pages may open `/ws`; their hosts are also accepted in `Host`.
   std::vector<std::string> http_origins;
+  std::vector<gate_config> gates;        ///< gate.md §1
   std::filesystem::path record;          ///< empty: no recording
   bool record_frames = false;
   /// protocol.md §8: a full state dump every this many ticks (0: digests only).

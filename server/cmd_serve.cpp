@@ -7,6 +7,7 @@
 #include "server/cli_args.hpp"
 #include "server/content_loader.hpp"
 #include "server/fd_limit.hpp"
+#include "server/gate_service.hpp"
 #include "server/http_listener.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
@@ -141,10 +142,32 @@ int cmd_serve(std::span<const std::string_view> argv) {
     spdlog::critical("{}", *err);
     return 1;
   }
+  // gate.md: each gate's players are the lines of an internal client; after every tick the
+  // renderer's packets go to their Minecraft connections.
+  std::unique_ptr<gate_service> gates;
+  if (!cfg.gates.empty()) {
+    gate_hub hooks;
+    hooks.attach = [&server](std::string name, std::function<void(std::string_view)> on_line) {
+      return server.attach_internal(std::move(name), std::move(on_line));
+    };
+    hooks.line = [&server](std::uint64_t id, std::string line) {
+      server.internal_line(id, std::move(line));
+    };
+    gates = std::make_unique<gate_service>(io, std::move(hooks), sh.sim(), cfg.limits);
+    server.on_tick([g = gates.get()](const api::frame& f, const protocol::frame_packets& p) {
+      g->after_tick(f, p);
+    });
+    if (auto err = gates->open(cfg.gates)) {
+      spdlog::critical("{}", *err);
+      return 1;
+    }
+  }
   // One HTTP listener per address (protocol.md §10): `http` serves the viewer, its observer
   // WebSocket and /metrics; `metrics`, when it is another address, only /metrics.
   std::vector<std::unique_ptr<http_listener>> http;
-  auto render_metrics = [&server] { return server.render_metrics(); };
+  auto render_metrics = [&server, &gates] {
+    return server.render_metrics() + (gates ? gates->render_metrics() : std::string());
+  };
   if (cfg.http) {
     http_routes routes;
     routes.metrics = render_metrics;
@@ -200,6 +223,9 @@ int cmd_serve(std::span<const std::string_view> argv) {
         spdlog::info("{} received", sig == SIGINT ? "SIGINT" : "SIGTERM");
         for (auto& h : http) {
           h->close();
+        }
+        if (gates) {
+          gates->close(); // their players leave before the last frame
         }
         server.stop([&] {
           signals.cancel();

@@ -9,6 +9,8 @@
 #include "protocol/runner.hpp"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +25,15 @@ public:
   /// The players `conn` owns, in join order; they are forgotten.
   std::vector<std::string> release(std::uint64_t conn);
   [[nodiscard]] std::size_t size() const noexcept { return owners_.size(); }
+  /// The connection that owns `player`, if any.
+  [[nodiscard]] std::optional<std::uint64_t> owner(std::string_view player) const noexcept {
+    for (const auto& [p, c] : owners_) {
+      if (p == player) {
+        return c;
+      }
+    }
+    return std::nullopt;
+  }
 
 private:
   std::vector<std::pair<std::string, std::uint64_t>> owners_; // (player, conn), join order

@@ -467,6 +467,31 @@ void hub::handle_request(client& cl, const std::string& line) {
     asio::post(io_, [this] { continue_steps(); });
     return;
   }
+  if (const auto* in = std::get_if<api::input>(&r.body)) {
+    // gate.md §9: a gate's players are the gate's; other connections may not change them.
+    const std::string* player = nullptr;
+    std::visit(
+        [&](const auto& i) {
+          using T = std::decay_t<decltype(i)>;
+          if constexpr (std::is_same_v<T, api::player_join> || std::is_same_v<T, api::player_update> ||
+                        std::is_same_v<T, api::player_event> || std::is_same_v<T, api::player_leave>) {
+            player = &i.player;
+          }
+        },
+        *in);
+    if (player != nullptr) {
+      const auto owner = owners_.owner(*player);
+      const auto o = owner ? clients_.find(*owner) : clients_.end();
+      if (o != clients_.end() && o->second.internal && o->first != cl.id) {
+        send_error(cl, r.id,
+                   api::error{api::error_code::forbidden,
+                              "player '" + *player + "' is a gate's player: its state comes from "
+                              "its Minecraft connection (gate.md §9)",
+                              "$.player", std::nullopt});
+        return;
+      }
+    }
+  }
   std::string out;
   const auto result = dispatch(host_, owners_, cl.id, r, out);
   if (!result.handled) {
@@ -502,6 +527,30 @@ void hub::disconnect(client& cl, close_reason why) {
     conn->close_after(nullptr, why);
   }
   forget_if_done(id);
+}
+
+std::uint64_t hub::attach_internal(std::string name,
+                                  std::function<void(std::string_view)> on_line) {
+  const std::uint64_t id = ++next_id_;
+  client cl;
+  cl.id = id;
+  cl.hello = true;
+  cl.role = protocol::client_role::controller;
+  cl.name = std::move(name);
+  cl.internal = std::move(on_line);
+  if (rec_ != nullptr) {
+    rec_->connect(host_.tick(), id, "controller", cl.name);
+  }
+  clients_.emplace(id, std::move(cl));
+  return id;
+}
+
+void hub::internal_line(std::uint64_t id, std::string line) {
+  if (stopping_) {
+    return;
+  }
+  queue_.push_back(inbound{id, inbound::kind::line, std::move(line)});
+  schedule_drain();
 }
 
 void hub::forget_if_done(std::uint64_t id) {
@@ -627,6 +676,9 @@ void hub::run_tick() {
     const auto conn = cl.conn; // send_frame may close it, which resets cl.conn
     note(*conn, conn->send_frame(line, cl.sub->lossy));
   }
+  if (on_tick_) {
+    on_tick_(f, packets);
+  }
   if (rec_ != nullptr) {
     rec_->flush();
   }
@@ -668,6 +720,10 @@ void hub::send_with_snapshot(client& cl, const api::frame& f, const protocol::fr
 // Output
 
 void hub::send(client& cl, std::string text) {
+  if (cl.internal) {
+    cl.internal(text);
+    return;
+  }
   if (!cl.conn) {
     return;
   }

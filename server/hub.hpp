@@ -107,6 +107,17 @@ public:
   /// The metrics text for GET /metrics (gauges refreshed).
   std::string render_metrics();
 
+  // In-process clients (the gate, gate.md §4, §9): a controller without a socket whose lines go
+  // through the same queue, dispatch, metrics and recording as a socket client's; `on_line`
+  // receives its replies. The players it joins are refused to every other connection's
+  // player.* ops (error forbidden, gate.md §9).
+  std::uint64_t attach_internal(std::string name, std::function<void(std::string_view)> on_line);
+  void internal_line(std::uint64_t id, std::string line);
+  /// Called after every tick with its frame and packets (the gate writes them to its players).
+  void on_tick(std::function<void(const api::frame&, const protocol::frame_packets&)> f) {
+    on_tick_ = std::move(f);
+  }
+
   [[nodiscard]] std::size_t connection_count() const noexcept { return clients_.size(); }
   /// Bytes queued for writing over every open connection (bounded by the outbound budgets).
   [[nodiscard]] std::size_t queued_outbound_bytes() const noexcept;
@@ -130,6 +141,7 @@ private:
     /// A packets subscription not yet brought up to date (render.md §4 rule 6).
     bool snapshot_pending = false;
     std::optional<api::tick_number> last_snapshot;
+    std::function<void(std::string_view)> internal; ///< an in-process client's reply sink
   };
   struct inbound {
     enum class kind : std::uint8_t { line, too_long, eof, closed };
@@ -214,6 +226,8 @@ private:
   std::map<std::string, std::int64_t> pending_by_address_; ///< protocol.md §2
   log_limit refusals_;    ///< protocol.md §2: refused connections' log lines per address
   log_limit failures_;    ///< protocol.md §3: `internal` and `molang_error` lines per op and code
+
+  std::function<void(const api::frame&, const protocol::frame_packets&)> on_tick_;
 
   std::uint64_t closed_bytes_in_ = 0;
   std::uint64_t closed_bytes_out_ = 0;

@@ -537,3 +537,46 @@ TEST_CASE("the configuration sets the display range from render.entity_id_base")
   CHECK(cfg->engine.display_entity_ids_first == 5000);
   CHECK(cfg->engine.display_entity_ids_last == 5010);
 }
+
+TEST_CASE("gate entries (gate.md §1): names, addresses, refusals naming the key") {
+  SUBCASE("LISTEN=BACKEND and NAME=LISTEN=BACKEND, from a repeated option") {
+    config_loader l;
+    REQUIRE_FALSE(l.set_list("gate", {"25566=127.0.0.1:25565", "lobby=0.0.0.0:0=backend:25567"},
+                             "--gate"));
+    auto c = l.build();
+    REQUIRE(c);
+    REQUIRE(c->gates.size() == 2);
+    CHECK(c->gates[0].name == "gate1");
+    CHECK(c->gates[0].listen.text() == "127.0.0.1:25566");
+    CHECK(c->gates[0].backend.text() == "127.0.0.1:25565");
+    CHECK(c->gates[1].name == "lobby");
+    CHECK(c->gates[1].listen.text() == "0.0.0.0:0");
+    CHECK(c->gates[1].backend.text() == "backend:25567");
+    CHECK(c->limits.gate_max_frame_bytes == 2097151);
+  }
+  SUBCASE("from the environment, comma separated") {
+    fake_env env;
+    env.vars["EMOTE_SIM_GATE"] = "a=1=2,b=3=4";
+    env.vars["EMOTE_SIM_LIMITS_GATE_CONNECT_TIMEOUT_MS"] = "250";
+    config_loader l;
+    REQUIRE_FALSE(l.add_environment(env.lookup(), env.names()));
+    auto c = l.build();
+    REQUIRE(c);
+    CHECK(c->gates.size() == 2);
+    CHECK(c->limits.gate_connect_timeout_ms == 250);
+  }
+  SUBCASE("refusals") {
+    const auto error = [](std::vector<std::string> items) {
+      config_loader l;
+      REQUIRE_FALSE(l.set_list("gate", items, "--gate"));
+      return build_error(l);
+    };
+    CHECK(error({"127.0.0.1:1"}) == "config: gate[0] (from --gate): must be [NAME=]LISTEN=BACKEND, "
+                                    "e.g. 0.0.0.0:25566=127.0.0.1:25565");
+    CHECK(error({"a=1=unix:/tmp/x.sock"}).find("gate[0] (from --gate): backend address:") !=
+          std::string::npos);
+    CHECK(error({"a=1=2", "a=3=4"}) == "config: gate[1] (from --gate): the name 'a' is used twice");
+    CHECK(error({"1=2", "1=3"}).find("listens on 127.0.0.1:1 twice") != std::string::npos);
+    CHECK(error({"a b=1=2"}).find("must be 1 to 64 letters") != std::string::npos);
+  }
+}
