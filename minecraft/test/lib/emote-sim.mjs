@@ -33,8 +33,9 @@ function serverEnvironment () {
 }
 
 // Starts `emote-sim serve` on an ephemeral loopback port (or `port`) and resolves once it listens.
-// The port is read from the server's "listening on HOST:PORT" log line.
-export function startServer ({ bin = emoteSimBinary(), emotes = fixtureEmotes, clock = 'manual', args = [], log = false, port = 0 } = {}) {
+// The port is read from the server's "listening on HOST:PORT" log line; with `gates` (a count),
+// also each gate's port from its "gate NAME on HOST:PORT" line (docs/spec/gate.md), as `gatePorts`.
+export function startServer ({ bin = emoteSimBinary(), emotes = fixtureEmotes, clock = 'manual', args = [], log = false, port = 0, gates = 0 } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--clock', clock, '--emotes', emotes,
       '--log-level', 'info', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnvironment() })
@@ -45,13 +46,16 @@ export function startServer ({ bin = emoteSimBinary(), emotes = fixtureEmotes, c
     const onData = (chunk) => {
       const text = chunk.toString()
       if (log) process.stderr.write(`[emote-sim] ${text}`)
+      output += text // kept after start too: a test may look for later log lines
       if (settled) return
-      output += text
       const m = /listening on 127\.0\.0\.1:(\d+)/.exec(output)
-      if (m) {
+      const gatePorts = [...output.matchAll(/gate \S+ on [0-9.]+:(\d+) for/g)].map((g) => Number(g[1]))
+      if (m && gatePorts.length >= gates) {
         settled = true
         resolve({
           port: Number(m[1]),
+          gatePorts,
+          output: () => output,
           process: child,
           stop: () => stopChild(child)
         })
