@@ -390,7 +390,7 @@ problem gate_value(const config_value& v, std::vector<gate_config>& out) {
       if (other.name == g.name) {
         return bad("the name '" + g.name + "' is used twice", index(i));
       }
-      if (other.listen == g.listen) {
+      if (other.listen == g.listen && g.listen.port != 0) { // port 0: each its own ephemeral port
         return bad("listens on " + g.listen.text() + " twice", index(i));
       }
     }

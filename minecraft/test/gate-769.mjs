@@ -12,7 +12,7 @@
 
 import { createRequire } from 'node:module'
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'
-import { DisplayWatcher, ENTITY_ID_BASE, FrameHistory, checkTransforms, sleep, waitFor } from './lib/e2e.mjs'
+import { DisplayWatcher, ENTITY_ID_BASE, FrameHistory, checkTransformsSettled, sleep, waitFor } from './lib/e2e.mjs'
 import { displayTypeId } from './lib/minecraft.mjs'
 
 const require = createRequire(import.meta.url)
@@ -49,6 +49,9 @@ function startBackend () {
 function joinBot (port, username) {
   return new Promise((resolve, reject) => {
     const bot = mineflayer.createBot({ host: '127.0.0.1', port, username, version: VERSION, auth: 'offline', viewDistance: 'far' })
+    // Watching from the first packet: the gate may show a late joiner the displays before
+    // mineflayer's 'spawn'.
+    bot.displays = new DisplayWatcher(bot._client, username)
     bot.once('spawn', () => resolve(bot))
     bot.once('error', reject)
     bot.once('kicked', (reason) => reject(new Error(`${username} kicked: ${JSON.stringify(reason)}`)))
@@ -58,7 +61,7 @@ function joinBot (port, username) {
 async function main () {
   const backend = await startBackend()
   cleanups.push(() => backend.serv.quit ? backend.serv.quit() : backend.serv._server.close())
-  const sim = await startServer({ bin: emoteSimBinary(), clock: 'realtime', gates: 1, args: ['--gate', `127.0.0.1:0=127.0.0.1:${backend.port}`] })
+  const sim = await startServer({ bin: emoteSimBinary(), clock: "realtime", gates: 1, log: !!process.env.E2E_VERBOSE, args: ['--gate', `127.0.0.1:0=127.0.0.1:${backend.port}`] })
   cleanups.push(() => sim.stop())
   const gatePort = sim.gatePorts[0]
   const observer = await EmoteSimConnection.connect(sim.port, { role: 'observer' })
@@ -72,10 +75,13 @@ async function main () {
   cleanups.push(() => alice.quit())
   const bob = await joinBot(gatePort, 'bob')
   cleanups.push(() => bob.quit())
-  const aliceSees = new DisplayWatcher(alice._client, 'alice')
-  const bobSees = new DisplayWatcher(bob._client, 'bob')
+  const aliceSees = alice.displays
+  const bobSees = bob.displays
   const key = alice._client.uuid
-  await waitFor(async () => (await observer.requestRaw('state.get', { player: key })).ok, 5000, 'alice to join emote-sim')
+  await waitFor(async () => {
+    const s = await observer.requestRaw('state.get', {})
+    return s.ok && s.players.some((p) => p.player === key)
+  }, 5000, 'alice to join emote-sim')
   await sleep(500)
 
   alice.chat('/emote mc:showcase')
@@ -86,13 +92,13 @@ async function main () {
   await sleep(800)
   for (const [id, e] of aliceSees.alive()) {
     check(history.hasPosition(id - ENTITY_ID_BASE, ...e.position), `alice: entity ${id} at ${e.position}, not a frame position`)
-    checkTransforms(history, aliceSees, id, failures)
   }
-  for (const [id] of bobSees.alive()) checkTransforms(history, bobSees, id, failures)
+  await checkTransformsSettled(history, aliceSees, failures)
+  await checkTransformsSettled(history, bobSees, failures)
 
   const carol = await joinBot(gatePort, 'carol')
   cleanups.push(() => carol.quit())
-  const carolSees = new DisplayWatcher(carol._client, 'carol')
+  const carolSees = carol.displays
   await waitFor(() => carolSees.alive().length === aliceSees.alive().length, 5000, 'carol (late) to see the displays')
 
   alice.setControlState('jump', true)

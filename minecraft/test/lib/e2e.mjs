@@ -129,16 +129,27 @@ export function waitFor (test, ms, what) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-// Checks every transform value a client received for display `entityId` against the frames.
-export function checkTransforms (history, watcher, entityId, failures) {
+// Checks every transform value a client received for display `entityId` against the frames (the
+// first `upTo` of them: a client of the gate may be a tick ahead of the observer, see
+// checkTransformsSettled).
+export function checkTransforms (history, watcher, entityId, failures, upTo = Infinity) {
   const e = watcher.entities.get(entityId)
   const handle = entityId - ENTITY_ID_BASE
-  for (const { index, value } of e.transforms) {
+  for (const { index, value } of e.transforms.slice(0, upTo)) {
     if (!history.hasTransformValue(handle, index, value)) {
       failures.push(`${watcher.label}: entity ${entityId} got metadata ${index} = ${JSON.stringify(value)}, ` +
         'which no frame gave its display')
     }
   }
+}
+
+// checkTransforms for every live display of `watcher`, on the values received so far, once the
+// observer has had time to get their frames: the gate writes a tick's packets to its clients in
+// the same turn as the frame to the observer, so a client may read them first.
+export async function checkTransformsSettled (history, watcher, failures) {
+  const counts = new Map(watcher.alive().map(([id, e]) => [id, e.transforms.length]))
+  await sleep(300)
+  for (const [id, n] of counts) checkTransforms(history, watcher, id, failures, n)
 }
 
 // The backend: logs players in at a place chosen per name and remembers where their clients say
