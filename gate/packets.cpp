@@ -503,7 +503,7 @@ std::optional<std::string> hide_in_metadata(const version_table& v, std::string_
   const std::int32_t type = r.varint();
   const std::size_t value_at = r.position();
   r.u8();
-  if (r.failed() || key != 0 ||
+  if (r.failed() || key != v.player_flags_index ||
       type != v.serializer_ids[static_cast<std::size_t>(render::serializer::byte)]) {
     return std::nullopt;
   }

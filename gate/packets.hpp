@@ -127,9 +127,9 @@ std::string write_tab_response(const version_table& v, std::int32_t transaction,
 /// packet does not parse (it is then forwarded as it is).
 std::optional<std::string> append_emote_command(const version_table& v, std::string_view packet);
 
-/// entity_metadata of `entity` with 0x20 OR-ed into its shared-flags entry (index 0), gate.md §7;
-/// nullopt when the packet is not about `entity` or has no index-0 byte entry first (vanilla
-/// writes entries in ascending index, so index 0 is first when present).
+/// entity_metadata of `entity` with 0x20 OR-ed into its shared-flags entry (the version's
+/// player_flags_index, 0), gate.md §7; nullopt when the packet is not about `entity` or its first
+/// entry is not that byte (vanilla writes entries in ascending index, so it is first when present).
 std::optional<std::string> hide_in_metadata(const version_table& v, std::string_view packet,
                                             std::int32_t entity);
 /// The entity id of an entity_metadata or entity_equipment packet.

@@ -343,7 +343,7 @@ TEST_CASE("gate session: hidden players' metadata and equipment are rewritten") 
   const auto meta = [&](std::int32_t e) {
     return packet(v.packet_ids[2], [&](byte_writer& w) {
       w.varint(e);
-      w.u8(0);
+      w.u8(v.player_flags_index);
       w.varint(v.serializer_ids[0]);
       w.u8(0x02);
       w.u8(0xff);
