@@ -155,7 +155,7 @@ TEST_CASE("[engine] record-to-scenario: the expectations hold on this build and 
   const auto j = extra.find(first_join);
   REQUIRE_MESSAGE(j != std::string::npos, all);
   extra.insert(j, R"({"tick":0,"op":"player.join","player":"zed","position":[40.5,64,0.5]},
-    {"tick":0,"op":"emote.play","player":"zed","emote":"t:close"},
+    {"tick":0,"op":"emote.play","player":"zed","emote":"t:wave"},
     )");
   const auto shifted = run_text(extra);
   CHECK_FALSE(shifted.passed);

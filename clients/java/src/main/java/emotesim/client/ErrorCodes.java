@@ -16,7 +16,7 @@ public final class ErrorCodes {
       "unauthorized", "forbidden", "unknown_player", "player_exists", "unknown_emote",
       "not_standalone", "disabled", "no_permission", "cooldown", "already_playing", "display_limit",
       "not_playing", "clock_not_manual", "shutting_down", "reload_empty", "content_unavailable",
-      "molang_budget", "internal");
+      "molang_budget", "molang_error", "internal");
 
   /** Whether {@code code} is one of {@link #ALL}. */
   public static boolean known(String code) {
