@@ -2,6 +2,7 @@
 
 #include "gate/requests.hpp"
 #include "gate/session.hpp"
+#include "server/prometheus.hpp"
 #include "server/tcp_bind.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -576,15 +577,7 @@ std::string gate_service::render_metrics() const {
   std::string out;
   const auto series = [&](std::string_view name, std::string_view help, std::string_view type,
                           auto value_of) {
-    out += "# HELP ";
-    out += name;
-    out += ' ';
-    out += help;
-    out += "\n# TYPE ";
-    out += name;
-    out += ' ';
-    out += type;
-    out += '\n';
+    prometheus_header(out, name, help, type);
     for (const auto& g : gates_) {
       out += name;
       out += "{gate=\"" + g->config.name + "\"} " + std::to_string(value_of(g->counters)) + "\n";

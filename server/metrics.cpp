@@ -2,10 +2,24 @@
 
 #include "engine/api/types.hpp"
 #include "server/build_info.hpp"
+#include "server/prometheus.hpp"
 
 #include <cstdio>
 
 namespace emote::server {
+
+void prometheus_header(std::string& out, std::string_view name, std::string_view help,
+                       std::string_view type) {
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += ' ';
+  out += type;
+  out += '\n';
+}
 
 namespace {
 
@@ -16,15 +30,7 @@ std::string number(double v) {
 }
 
 void header(std::string& out, std::string_view name, std::string_view help, std::string_view type) {
-  out += "# HELP ";
-  out += name;
-  out += ' ';
-  out += help;
-  out += "\n# TYPE ";
-  out += name;
-  out += ' ';
-  out += type;
-  out += '\n';
+  prometheus_header(out, name, help, type);
 }
 
 template <class T>
