@@ -2,6 +2,7 @@
 
 #include "engine/core/snbt.hpp"
 #include "render/content.hpp"
+#include "render/display_cells.hpp"
 #include "render/metadata.hpp"
 #include "render/packets.hpp"
 #include "render/tables.hpp"
@@ -187,6 +188,11 @@ struct renderer::impl {
   std::vector<std::uint32_t> bucket_count, bucket_begin, bucket_fill; ///< per version
   std::size_t only_version = static_cast<std::size_t>(-1);            ///< when every viewer has one
   std::uint64_t group_serial = 0;            ///< of the last group_by_version
+  /// flush_changes' last audience: its tracker bits and whether it was empty, valid while
+  /// group_serial equals last_audience_serial (step() moves group_serial on).
+  std::vector<std::uint64_t> last_audience_bits;
+  std::uint64_t last_audience_serial = static_cast<std::uint64_t>(-1);
+  bool last_audience_empty = true;
   std::vector<std::uint64_t> grouped_serial; ///< per version
   std::vector<range_ref> grouped_to;         ///< per version
   std::vector<const active*> audience;
@@ -199,7 +205,9 @@ struct renderer::impl {
   std::vector<std::uint32_t> act_scratch;
   // Tracking pass scratch, kept between steps.
   viewer_grid near_viewers;            ///< this step's viewers, built after reconcile_viewers
-  std::vector<std::uint32_t> in_range; ///< act indexes
+  display_cells cells;                  ///< the tracking pass's rows by cell
+  std::vector<std::uint64_t> keep_mask;  ///< per cell: the slots whose range holds the whole box
+  std::vector<std::uint32_t> edge_viewers; ///< per cell: act indexes tested row by row
   std::vector<std::tuple<std::uint32_t, std::int32_t, display*>> arriving, arriving_scratch;
   std::vector<std::pair<std::uint32_t, std::int32_t>> leaving, leaving_scratch; ///< (act, id)
   std::vector<std::uint32_t> viewer_begin; ///< order_by_viewer's buckets
@@ -332,9 +340,7 @@ struct renderer::impl {
     if (a.dim != dim) {
       return false;
     }
-    const double dx = x - a.p->pos.x;
-    const double dz = z - a.p->pos.z;
-    return dx * dx + dz * dz <= r2;
+    return distance2(x - a.p->pos.x, z - a.p->pos.z) <= r2;
   }
   static bool within(const active& a, std::int32_t dim, const core::dvec3& pos, double r2) {
     return within(a, dim, pos.x, pos.z, r2);
@@ -1004,9 +1010,21 @@ struct renderer::impl {
         trackers.prefetch(changed[k + 2]->row);
       }
       d->queued = false;
-      audience_of(*d);
-      if (!audience.empty()) {
-        group_by_version(audience);
+      // The displays of a session mostly share their trackers: an audience equal to the last
+      // one grouped (the same bits, nothing grouped since) is that grouping again.
+      const std::uint64_t* bits = trackers.words(d->row);
+      const std::size_t stride = trackers.stride();
+      if (!(last_audience_serial == group_serial && last_audience_bits.size() == stride &&
+            std::equal(bits, bits + stride, last_audience_bits.begin()))) {
+        audience_of(*d);
+        if (!audience.empty()) {
+          group_by_version(audience);
+        }
+        last_audience_empty = audience.empty();
+        last_audience_bits.assign(bits, bits + stride);
+        last_audience_serial = group_serial;
+      }
+      if (!last_audience_empty) {
         if (d->moved) {
           grouped_step([&](std::size_t ver, byte_writer& w) {
             write_absolute_move(w, *vers[ver], d->entity_id, d->pos, d->yaw);
@@ -1310,54 +1328,82 @@ struct renderer::impl {
     }
     std::sort(hidden_by_x.begin(), hidden_by_x.end(),
               [](const hidden_at& x, const hidden_at& y) { return x.x < y.x; });
-    // What every viewer stops tracking: one walk over each display's trackers (a viewer's
-    // decisions depend only on its own tracked set, so they can all be made first). Ascending
-    // (join order, entity id).
     // One walk over the displays' tracker rows decides every viewer's destroys and spawns (a
     // viewer's decisions depend only on its own tracked set and the positions, so they can all
     // be made first): the trackers out of range (or resynced) leave; the viewers in range that
-    // do not track the display (now) arrive. Each list ascends by (join order, entity id).
+    // do not track the display (now) arrive. The rows are taken cell by cell: a viewer whose
+    // range holds the cell's whole box keeps tracking and arrives without a test per row, one
+    // whose range misses the box leaves, and only the viewers at its edge are tested row by
+    // row, so a steady crowd costs a few word operations per row. Each list is ordered by
+    // (join order, entity id) below, so the walk's order does not show.
     leaving.clear();
     arriving.clear();
     const auto& rows = trackers.rows();
-    bool cached = false;
-    std::int32_t cached_dim = 0;
-    double cached_x = 0, cached_z = 0;
-    for (std::uint32_t r = 0; r < rows.size(); ++r) {
-      const tracker_table<display>::row_info& e = rows[r];
-      if (e.owner == nullptr) {
-        continue;
+    const std::size_t stride = trackers.stride();
+    cells.build(rows, near_viewers.cell_width() / 4);
+    keep_mask.resize(stride);
+    for (const display_cells::cell& c : cells.cells()) {
+      std::fill(keep_mask.begin(), keep_mask.end(), 0);
+      edge_viewers.clear();
+      near_viewers.near_box(c.dim, c.box.min_x, c.box.max_x, c.box.min_z, c.box.max_z,
+                            [&](std::uint32_t i) {
+                              const active& a = act[i];
+                              if (a.dim != c.dim) {
+                                return;
+                              }
+                              switch (reach_of(c.box, a.p->pos.x, a.p->pos.z, a.r2)) {
+                              case box_reach::inside:
+                                if (!a.v->resync) {
+                                  keep_mask[a.v->slot / 64] |= std::uint64_t{1} << (a.v->slot % 64);
+                                  break;
+                                }
+                                edge_viewers.push_back(i); // leaves, then arrives again
+                                break;
+                              case box_reach::edge:
+                                edge_viewers.push_back(i);
+                                break;
+                              case box_reach::outside:
+                                break;
+                              }
+                            });
+      for (const std::uint32_t r : cells.rows(c)) {
+        const tracker_table<display>::row_info& e = rows[r];
+        std::uint64_t* w = trackers.words(r);
+        for (std::size_t k = 0; k < stride; ++k) {
+          for (std::uint64_t b = w[k] & ~keep_mask[k]; b != 0; b &= b - 1) {
+            const auto s = static_cast<std::uint32_t>(k * 64 + static_cast<std::size_t>(std::countr_zero(b)));
+            const std::uint32_t i = s < slot_act.size() ? slot_act[s] : no_act;
+            if (i == no_act) {
+              continue;
+            }
+            const active& a = act[i];
+            if (a.v->resync || !within(a, e.dim, e.x, e.z, a.r2)) {
+              leaving.emplace_back(i, e.entity_id);
+              w[k] &= ~(std::uint64_t{1} << (s % 64));
+            }
+          }
+          for (std::uint64_t b = keep_mask[k] & ~w[k]; b != 0; b &= b - 1) {
+            const auto s = static_cast<std::uint32_t>(k * 64 + static_cast<std::size_t>(std::countr_zero(b)));
+            arriving.emplace_back(slot_act[s], e.entity_id, e.owner);
+          }
+        }
+        for (const std::uint32_t i : edge_viewers) {
+          if (!trackers.has(r, act[i].v->slot) && within(act[i], e.dim, e.x, e.z, act[i].r2)) {
+            arriving.emplace_back(i, e.entity_id, e.owner);
+          }
+        }
       }
+    }
+    // A row at a position that is not finite is in nobody's range.
+    for (const std::uint32_t r : cells.nowhere()) {
+      const tracker_table<display>::row_info& e = rows[r];
       trackers.each(r, [&](std::uint32_t s) {
         const std::uint32_t i = s < slot_act.size() ? slot_act[s] : no_act;
-        if (i == no_act) {
-          return;
-        }
-        const active& a = act[i];
-        if (a.v->resync || !within(a, e.dim, e.x, e.z, a.r2)) {
+        if (i != no_act) {
           leaving.emplace_back(i, e.entity_id);
           trackers.reset(r, s);
         }
       });
-      // The viewers in range of the row's position; the displays of one space share it, so the
-      // list is kept while the position repeats.
-      if (!cached || e.dim != cached_dim || e.x != cached_x || e.z != cached_z) {
-        in_range.clear();
-        near_viewers.near(e.dim, e.x, e.z, [&](std::uint32_t i) {
-          if (within(act[i], e.dim, e.x, e.z, act[i].r2)) {
-            in_range.push_back(i);
-          }
-        });
-        cached = true;
-        cached_dim = e.dim;
-        cached_x = e.x;
-        cached_z = e.z;
-      }
-      for (const std::uint32_t i : in_range) {
-        if (!trackers.has(r, act[i].v->slot)) {
-          arriving.emplace_back(i, e.entity_id, e.owner);
-        }
-      }
     }
     order_by_viewer(leaving, leaving_scratch);
     order_by_viewer(arriving, arriving_scratch);
@@ -1525,6 +1571,7 @@ struct renderer::impl {
       return;
     }
     reconcile_viewers();
+    ++group_serial; // the viewers (and their indexes) may have changed: no audience carries over
     only_version = static_cast<std::size_t>(-1);
     if (std::count(protocol_present.begin(), protocol_present.end(), true) == 1) {
       only_version = static_cast<std::size_t>(

@@ -95,6 +95,14 @@ public:
       }
     }
   }
+  /// The row's words (stride() of them; bit s of word s / 64 is slot s).
+  [[nodiscard]] const std::uint64_t* words(std::uint32_t row) const noexcept {
+    return bits_.data() + row * stride_;
+  }
+  [[nodiscard]] std::uint64_t* words(std::uint32_t row) noexcept {
+    return bits_.data() + row * stride_;
+  }
+  [[nodiscard]] std::size_t stride() const noexcept { return stride_; }
   void prefetch(std::uint32_t row) const noexcept {
     __builtin_prefetch(bits_.data() + row * stride_);
   }

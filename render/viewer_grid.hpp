@@ -76,6 +76,33 @@ public:
     }
   }
 
+  /// `f(viewer index)` for every viewer in the cells around the box [min_x, max_x] × [min_z,
+  /// max_z] in `dim` (finite bounds): a superset of those whose range reaches some point of it.
+  template <class F>
+  void near_box(std::int32_t dim, double min_x, double max_x, double min_z, double max_z,
+                F&& f) const {
+    const std::int64_t x0 = std::int64_t{coord(min_x)} - 1, x1 = std::int64_t{coord(max_x)} + 1;
+    const std::int64_t z0 = std::int64_t{coord(min_z)} - 1, z1 = std::int64_t{coord(max_z)} + 1;
+    for (std::int64_t i = x0; i <= x1; ++i) {
+      for (std::int64_t k = z0; k <= z1; ++k) {
+        if (i < INT32_MIN || i > INT32_MAX || k < INT32_MIN || k > INT32_MAX) {
+          continue;
+        }
+        const std::size_t slot =
+            find(key{dim, static_cast<std::int32_t>(i), static_cast<std::int32_t>(k)});
+        if (slot == npos) {
+          continue;
+        }
+        for (std::uint32_t n = begin_[slot]; n < begin_[slot] + count_[slot]; ++n) {
+          f(items_[n]);
+        }
+      }
+    }
+  }
+
+  /// The width of a cell (at least the largest range).
+  [[nodiscard]] double cell_width() const noexcept { return cell_; }
+
 private:
   struct key {
     std::int32_t dim = 0, cx = 0, cz = 0;
