@@ -1,0 +1,602 @@
+#!/usr/bin/env node
+// The gate's benchmark (docs/guide/performance.md, "The gate"; docs/spec/gate.md): N Minecraft
+// clients (minecraft-protocol, protocol 775) walk through one `emote-sim serve --gate` in front of
+// a backend that sends ordinary play traffic, against the same clients connected directly and
+// through socat (a plain TCP forwarder), in the same run. It prints, per phase:
+//   * the forwarder's CPU time (utime + stime from /proc/PID/stat: emote-sim's process, or socat's
+//     listener and its forked children) per second of the measured window;
+//   * the latency of a timestamped packet the backend writes each tick to each client: the
+//     backend puts CLOCK_MONOTONIC (process.hrtime) into a keep_alive's id just before it writes,
+//     the client reads it when minecraft-protocol has decoded the packet; percentiles per phase;
+//     the gate's and socat's added latency are their percentiles minus the direct phase's;
+//   * the engine's tick (emote_sim_tick_duration_seconds from /metrics over the window: mean, and
+//     p95 interpolated inside the histogram's bucket as Prometheus' histogram_quantile does) with
+//     the gate's players, against the same players and emotes driven over the socket protocol.
+// Phases, repeated `--rounds` times in this order: direct, socat, gate (forwarding only: the same
+// bytes reach the clients as in direct and socat), gate+emotes and socket+emotes (one player per
+// group plays a looping emote, so the renderer writes packets to the players who see it).
+//
+// The backend (a child process: its CPU is not on the clients' event loop) is minecraft-protocol's
+// server with compression at 256 bytes. Players are in groups (--group, default 10) 1000 blocks
+// apart; each tick every client gets one timestamped keep_alive, then entity_move_look and
+// entity_head_rotation for each other member of its group that moved (the clients walk in
+// circles, 0.2 blocks a tick, sending position_look 20 times a second), and `--chunks` map_chunk
+// packets a second (12 KiB of chunk data, compressed) as a walking player's view brings in chunks.
+//
+// Usage: node bench/gate-bench.mjs [path/to/emote-sim] [--clients N] [--seconds S] [--rounds R]
+//          [--group G] [--chunks C] [--json FILE] [--smoke]
+// --smoke: 3 clients, 1 s windows, one round, and a check that every phase delivered traffic
+// (scripts/test-minecraft runs it so the benchmark keeps working); the figures mean nothing then.
+// The socat binary must be on PATH (scripts/setup installs it).
+
+import { createRequire } from 'node:module'
+import { execFileSync, fork, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { fileURLToPath } from 'node:url'
+import { EmoteSimConnection, emoteSimBinary, fixtureEmotes, startServer, stopChild, withTimeout } from '../test/lib/emote-sim.mjs'
+
+const require = createRequire(import.meta.url)
+const mc = require('minecraft-protocol')
+const minecraftData = require('minecraft-data')
+const { createSerializer } = require('minecraft-protocol/src/transforms/serializer')
+
+const VERSION = '26.1'
+const PROTOCOL = 775
+const THRESHOLD = 256 // minecraft-protocol's server default
+const EMOTE = 'mc:showcase' // a looping emote that movement does not stop (tests/data/minecraft/emotes)
+const TICK_MS = 50
+
+function options (argv) {
+  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, bin: null }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const value = () => {
+      const v = argv[++i]
+      if (v === undefined) throw new Error(`${a} needs a value`)
+      return v
+    }
+    const count = (min, max) => {
+      const v = Number(value())
+      if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${a}: an integer ${min}..${max}`)
+      return v
+    }
+    if (a === '--clients') o.clients = count(1, 1000)
+    else if (a === '--seconds') o.seconds = count(1, 3600)
+    else if (a === '--rounds') o.rounds = count(1, 100)
+    else if (a === '--group') o.group = count(1, 1000)
+    else if (a === '--chunks') o.chunks = count(0, 100)
+    else if (a === '--json') o.json = value()
+    else if (a === '--smoke') o.smoke = true
+    else if (a === '--backend') o.backend = true
+    else if (a.startsWith('-')) throw new Error(`unknown option ${a}`)
+    else o.bin = a
+  }
+  if (o.smoke) Object.assign(o, { clients: 3, seconds: 1, rounds: 1, group: 3 })
+  return o
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frames as minecraft-protocol's compressor and framer write them (threshold 256).
+
+function varint (n) {
+  const bytes = []
+  do {
+    let b = n & 0x7f
+    n >>>= 7
+    if (n !== 0) b |= 0x80
+    bytes.push(b)
+  } while (n !== 0)
+  return Buffer.from(bytes)
+}
+
+function frame (packet) {
+  if (packet.length >= THRESHOLD) {
+    const body = Buffer.concat([varint(packet.length), zlib.deflateSync(packet)])
+    return Buffer.concat([varint(body.length), body])
+  }
+  return Buffer.concat([varint(packet.length + 1), Buffer.from([0]), packet])
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+// ---------------------------------------------------------------------------------------------
+// The backend (runs in a child process: `--backend`).
+
+function groupCenter (group) {
+  return [group * 1000 + 8.5, 64, 8.5]
+}
+
+function playerIndex (username) {
+  return Number(/(\d+)$/.exec(username)[1])
+}
+
+async function runBackend (o) {
+  const serializer = createSerializer({ state: mc.states.PLAY, isServer: true, version: VERSION })
+  const packet = (name, params) => serializer.createPacketBuffer({ name, params })
+  const login = minecraftData(VERSION).loginPacket
+  // Chunk data: 12 KiB of palette indices from a small alphabet (compresses about as real chunk
+  // sections do), a few chunks made once and reused.
+  let seed = 12345
+  const random = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed }
+  const chunkFrames = []
+  for (let c = 0; c < 8; c++) {
+    const data = Buffer.alloc(12288)
+    for (let i = 0; i < data.length; i++) data[i] = (random() >> 8) % 5 === 0 ? random() & 0xff : 0x11 * (c + 1)
+    chunkFrames.push(frame(packet('map_chunk', {
+      x: c, z: 0, heightmaps: [], chunkData: data, blockEntities: [], skyLightMask: [], blockLightMask: [],
+      emptySkyLightMask: [], emptyBlockLightMask: [], skyLight: [], blockLight: []
+    })))
+  }
+  const keepAlive = frame(packet('keep_alive', { keepAliveId: 0n })) // the id is the last 8 bytes
+  const server = mc.createServer({ host: '127.0.0.1', port: 0, version: VERSION, 'online-mode': false, keepAlive: false, hideErrors: true, maxPlayers: 10000 })
+  const players = new Map() // client -> {index, group, entityId, pos, yaw, sent: [pos, yaw], live}
+  const stats = { bytes: 0, writes: 0, skipped: 0 }
+  server.on('playerJoin', (client) => {
+    const index = playerIndex(client.username)
+    const group = Math.floor(index / o.group)
+    const [cx, cy, cz] = groupCenter(group)
+    const slot = index % o.group
+    const angle = (2 * Math.PI * slot) / o.group
+    const pos = [cx + 6 * Math.cos(angle), cy, cz + 6 * Math.sin(angle)]
+    const p = { index, group, entityId: index + 1, pos, yaw: 0, sent: null, live: false, chunkAt: 0 }
+    players.set(client, p)
+    client.write('login', { ...login, entityId: p.entityId, enforcesSecureChat: false })
+    const flags = { unused: 0, has_custom_suggestions: 0, has_redirect_node: 0, has_command: 0, command_node_type: 0, allows_restricted: 0 }
+    client.write('declare_commands', { nodes: [{ flags, children: [] }], rootIndex: 0 })
+    client.write('position', { teleportId: 1, x: pos[0], y: pos[1], z: pos[2], dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
+    const moved = (m) => { p.pos = [m.x, m.y, m.z]; if (m.yaw !== undefined) p.yaw = m.yaw }
+    client.on('position', moved)
+    client.on('position_look', moved)
+    client.on('end', () => players.delete(client))
+    client.on('error', () => {})
+    // What minecraft-protocol writes itself has left its streams by then; after this only whole
+    // frames of ours go to the socket.
+    setTimeout(() => { p.live = true; p.chunkAt = Date.now() + (index * 97) % 1000 }, 300)
+  })
+  const angleByte = (deg) => Math.floor((deg * 256) / 360) << 24 >> 24
+  const tick = () => {
+    const now = Date.now()
+    const byGroup = new Map()
+    for (const [client, p] of players) {
+      if (!p.live) continue
+      let g = byGroup.get(p.group)
+      if (!g) byGroup.set(p.group, (g = []))
+      g.push([client, p])
+    }
+    for (const members of byGroup.values()) {
+      // Each member's movement this tick, framed once for the whole group.
+      const moves = members.map(([, p]) => {
+        const last = p.sent || p.pos
+        const d = p.pos.map((v, i) => Math.round((v - last[i]) * 4096))
+        p.sent = p.pos
+        if (d.every((v) => v === 0)) return null
+        const clamp = (v) => Math.max(-32768, Math.min(32767, v))
+        return Buffer.concat([
+          frame(packet('entity_move_look', { entityId: p.entityId, dX: clamp(d[0]), dY: clamp(d[1]), dZ: clamp(d[2]), yaw: angleByte(p.yaw), pitch: 0, onGround: true })),
+          frame(packet('entity_head_rotation', { entityId: p.entityId, headYaw: angleByte(p.yaw) }))
+        ])
+      })
+      for (let i = 0; i < members.length; i++) {
+        const [client, p] = members[i]
+        const socket = client.socket
+        if (socket.destroyed) continue
+        if (socket.writableLength > 4 * 1024 * 1024) { stats.skipped++; continue } // a client behind
+        const parts = [Buffer.from(keepAlive)]
+        for (let j = 0; j < members.length; j++) if (j !== i && moves[j]) parts.push(moves[j])
+        if (o.chunks > 0 && now >= p.chunkAt) {
+          parts.push(chunkFrames[p.index % chunkFrames.length])
+          p.chunkAt += 1000 / o.chunks
+          if (p.chunkAt < now) p.chunkAt = now + 1000 / o.chunks
+        }
+        const buf = Buffer.concat(parts)
+        buf.writeBigInt64BE(process.hrtime.bigint(), keepAlive.length - 8)
+        socket.write(buf)
+        stats.bytes += buf.length
+        stats.writes++
+      }
+    }
+  }
+  // Ticks on absolute 50 ms deadlines.
+  let due = performance.now() + TICK_MS
+  const loop = () => {
+    tick()
+    due += TICK_MS
+    const now = performance.now()
+    if (due < now) due = now
+    setTimeout(loop, due - now)
+  }
+  server.once('listening', () => {
+    process.send({ op: 'listening', port: server.socketServer.address().port })
+    setTimeout(loop, TICK_MS)
+  })
+  process.on('message', (m) => {
+    if (m.op === 'stats') process.send({ op: 'stats', players: players.size, live: [...players.values()].filter((p) => p.live).length, ...stats })
+  })
+  process.on('disconnect', () => process.exit(0))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes and their CPU.
+
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) // /proc's time unit
+
+function procStat (pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ') // fields from 3 (state) on
+    return { ppid: Number(f[1]), utime: Number(f[11]), stime: Number(f[12]), cutime: Number(f[13]), cstime: Number(f[14]) }
+  } catch {
+    return null
+  }
+}
+
+// CPU seconds of a process and its live children (socat forks one child per connection) plus what
+// its reaped children used (cutime, cstime).
+function treeCpu (pid) {
+  const self = procStat(pid)
+  if (!self) return NaN
+  let ticks = self.utime + self.stime + self.cutime + self.cstime
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const s = procStat(entry)
+    if (s && s.ppid === pid) ticks += s.utime + s.stime + s.cutime + s.cstime
+  }
+  return ticks / CLK_TCK
+}
+
+function processCpu (pid) {
+  const s = procStat(pid)
+  return s ? (s.utime + s.stime) / CLK_TCK : NaN
+}
+
+function selfCpu () {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
+
+// The TCP port process `pid` listens on (socat is told port 0; the kernel picks it).
+function listeningPort (pid) {
+  const inodes = new Set()
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))
+      if (m) inodes.add(m[1])
+    } catch {}
+  }
+  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/)
+    if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) return parseInt(f[1].split(':')[1], 16)
+  }
+  return null
+}
+
+async function startSocat (backendPort) {
+  const child = spawn('socat', [`TCP4-LISTEN:0,bind=127.0.0.1,fork,reuseaddr,nodelay`, `TCP4:127.0.0.1:${backendPort},nodelay`],
+    { stdio: ['ignore', 'ignore', 'pipe'] })
+  let err = ''
+  child.stderr.on('data', (d) => { err += d })
+  const started = Date.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`socat exited (${child.exitCode}): ${err}`)
+    const port = fs.existsSync(`/proc/${child.pid}/fd`) ? listeningPort(child.pid) : null
+    if (port) return { child, port }
+    if (Date.now() - started > 5000) throw new Error('socat did not listen within 5 s')
+    await sleep(50)
+  }
+}
+
+async function startBackendProcess (o) {
+  const child = fork(fileURLToPath(import.meta.url), ['--backend', '--group', String(o.group), '--chunks', String(o.chunks)],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const port = await withTimeout(new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m.port))
+    child.once('exit', (code) => reject(new Error(`the backend exited (${code})`)))
+  }), 10000, 'the backend to listen')
+  const stats = () => withTimeout(new Promise((resolve) => {
+    const on = (m) => { if (m.op === 'stats') { child.off('message', on); resolve(m) } }
+    child.on('message', on)
+    child.send({ op: 'stats' })
+  }), 5000, 'the backend\'s stats')
+  return { child, port, stats }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /metrics: the tick histogram.
+
+async function tickHistogram (metricsPort) {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+  const buckets = []
+  let sum = 0
+  let count = 0
+  for (const line of text.split('\n')) {
+    let m = /^emote_sim_tick_duration_seconds_bucket\{le="([^"]+)"\} (\d+)/.exec(line)
+    if (m) buckets.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])])
+    m = /^emote_sim_tick_duration_seconds_sum (\S+)/.exec(line)
+    if (m) sum = Number(m[1])
+    m = /^emote_sim_tick_duration_seconds_count (\S+)/.exec(line)
+    if (m) count = Number(m[1])
+  }
+  return { buckets, sum, count }
+}
+
+// The engine's load and the gate's traffic (gauges and counters of /metrics).
+async function gauges (metricsPort) {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+  const value = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN)
+  return {
+    players: value('emote_sim_players'),
+    sessions: value('emote_sim_sessions'),
+    displays: value('emote_sim_displays'),
+    gate_to_client: value('emote_sim_gate_bytes_to_client_total'),
+    gate_to_backend: value('emote_sim_gate_bytes_to_backend_total')
+  }
+}
+
+// The window's ticks: count, mean and the p95 interpolated linearly inside its bucket.
+function tickWindow (a, b) {
+  const count = b.count - a.count
+  const buckets = b.buckets.map(([le, n], i) => [le, n - a.buckets[i][1]])
+  const out = { ticks: count, mean_ms: count ? ((b.sum - a.sum) / count) * 1000 : NaN, p95_ms: NaN, p95_bucket: null }
+  const rank = 0.95 * count
+  let lower = 0
+  let below = 0
+  for (const [le, n] of buckets) {
+    if (n >= rank && count > 0) {
+      if (le === Infinity) { out.p95_ms = lower * 1000; out.p95_bucket = `>${lower * 1000}`; break }
+      out.p95_ms = (lower + ((le - lower) * (rank - below)) / Math.max(1, n - below)) * 1000
+      out.p95_bucket = `${lower * 1000}..${le * 1000}`
+      break
+    }
+    lower = le
+    below = n
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clients (this process).
+
+function percentile (sorted, q) {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+
+class Clients {
+  constructor (o) {
+    this.o = o
+    this.list = []
+    this.samples = null // latency in ms, while measuring
+    this.received = 0
+    this.walker = setInterval(() => this.#walk(), TICK_MS)
+    this.mirror = null // a socket controller copying the players' state (socket phase)
+    this.errors = [] // the mirror's refused requests
+  }
+
+  async connect (port) {
+    const { o } = this
+    for (let i = 0; i < o.clients; i++) {
+      const username = `b${String(i).padStart(3, '0')}`
+      const client = mc.createClient({ host: '127.0.0.1', port, username, version: VERSION, auth: 'offline', hideErrors: true })
+      const c = { client, username, index: i, pos: null, angle: (2 * Math.PI * (i % o.group)) / o.group, entityId: null, ended: false }
+      client.on('login', (p) => { c.entityId = p.entityId })
+      client.on('position', (p) => {
+        if (!c.pos) {
+          c.pos = [p.x, p.y, p.z]
+          if (this.mirror) this.#mirrorJoin(c)
+        }
+        client.write('teleport_confirm', { teleportId: p.teleportId })
+      })
+      client.on('keep_alive', (p) => {
+        this.received++
+        if (this.samples) this.samples.push(Number(process.hrtime.bigint() - p.keepAliveId.valueOf()) / 1e6)
+      })
+      client.on('end', () => { c.ended = true })
+      client.on('error', () => {})
+      this.list.push(c)
+      if (i % 10 === 9) await sleep(100) // a login burst, not a flood
+    }
+    await withTimeout((async () => {
+      while (this.list.some((c) => !c.pos)) {
+        if (this.list.some((c) => c.ended)) throw new Error('a client was disconnected while joining')
+        await sleep(50)
+      }
+    })(), 30000 + 200 * o.clients, 'the clients to be placed by the backend')
+  }
+
+  #walk () {
+    for (const c of this.list) {
+      if (!c.pos || c.ended) continue
+      const center = groupCenter(Math.floor(c.index / this.o.group))
+      c.angle += 0.2 / 6 // 0.2 blocks a tick on a circle of radius 6
+      const x = center[0] + 6 * Math.cos(c.angle)
+      const z = center[2] + 6 * Math.sin(c.angle)
+      const yaw = ((Math.atan2(-(x - c.pos[0]), z - c.pos[2]) * 180) / Math.PI + 360) % 360
+      c.pos = [x, center[1], z]
+      c.client.write('position_look', { x, y: center[1], z, yaw, pitch: 0, flags: { onGround: true } })
+      if (this.mirror) this.mirror.send({ op: 'player.update', player: c.client.uuid, position: c.pos, yaw })
+    }
+  }
+
+  #mirrorJoin (c) {
+    this.mirror.send({
+      op: 'player.join', player: c.client.uuid, uuid: c.client.uuid, name: c.username, position: c.pos, yaw: 0, pitch: 0,
+      protocol: PROTOCOL, entity_id: c.entityId, view_distance: 10, dimension: 'minecraft:overworld', game_mode: 'survival'
+    })
+  }
+
+  // One player per group plays the looping emote: by its `/emote` command, or over the socket.
+  playEmotes () {
+    for (const c of this.list) {
+      if (c.index % this.o.group !== 0) continue
+      if (this.mirror) this.mirror.send({ op: 'emote.play', player: c.client.uuid, emote: EMOTE })
+      else c.client.write('chat_command', { command: `emote ${EMOTE}` })
+    }
+  }
+
+  disconnect () {
+    for (const c of this.list) c.client.end()
+    if (this.mirror) for (const c of this.list) this.mirror.send({ op: 'player.leave', player: c.client.uuid })
+    this.list = []
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function waitUntil (test, ms, what) {
+  const started = Date.now()
+  while (!(await test())) {
+    if (Date.now() - started > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await sleep(100)
+  }
+}
+
+async function main () {
+  const o = options(process.argv.slice(2))
+  if (o.backend) return runBackend(o)
+  const bin = o.bin || emoteSimBinary([])
+  const log = (m) => console.log(`gate-bench: ${m}`)
+  const cleanups = []
+  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, phases: [] }
+  try {
+    const backend = await startBackendProcess(o)
+    cleanups.push(() => backend.child.kill())
+    const socat = await startSocat(backend.port)
+    cleanups.push(() => socat.child.kill())
+    const sim = await startServer({
+      bin,
+      emotes: fixtureEmotes,
+      clock: 'realtime',
+      gates: 1,
+      args: ['--gate', `bench=127.0.0.1:0=127.0.0.1:${backend.port}`, '--metrics', '127.0.0.1:0']
+    })
+    cleanups.push(() => sim.stop())
+    const metricsPort = Number(/metrics at http:\/\/127\.0\.0\.1:(\d+)/.exec(sim.output())?.[1])
+    if (!metricsPort) throw new Error(`no metrics address in emote-sim's log:\n${sim.output()}`)
+    const simPid = sim.process.pid
+    log(`backend :${backend.port} (pid ${backend.child.pid}), socat :${socat.port} (pid ${socat.child.pid}), ` +
+      `gate :${sim.gatePorts[0]} (emote-sim pid ${simPid}), ${o.clients} clients in groups of ${o.group}`)
+    const clients = new Clients(o)
+    cleanups.push(() => clearInterval(clients.walker))
+    const phases = ['direct', 'socat', 'gate', 'gate+emotes', 'socket+emotes']
+    const gateConnections = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+      return Number(/^emote_sim_gate_connections\{gate="bench"\} (\d+)/m.exec(text)?.[1] ?? NaN)
+    }
+    for (let round = 1; round <= o.rounds; round++) {
+      for (const phase of phases) {
+        const port = phase.startsWith('gate') ? sim.gatePorts[0] : phase === 'socat' ? socat.port : backend.port
+        if (phase.startsWith('socket')) {
+          clients.mirror = await EmoteSimConnection.connect(sim.port, { role: 'controller', client: 'gate-bench' })
+          clients.errors = []
+          clients.mirror.on('error', (e) => clients.errors.push(e.message))
+        }
+        const t0 = performance.now()
+        await clients.connect(port)
+        const t1 = performance.now()
+        await waitUntil(async () => (await backend.stats()).live >= o.clients, 15000, 'the backend to send to every client')
+        const t2 = performance.now()
+        if (phase.endsWith('emotes')) clients.playEmotes()
+        await sleep(o.smoke ? 500 : 3000) // warm-up: emotes spawned, buffers grown
+        const before = {
+          sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
+          clients: selfCpu(), ticks: await tickHistogram(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
+          gauges: await gauges(metricsPort), at: performance.now()
+        }
+        clients.samples = []
+        const received0 = clients.received
+        await sleep(o.seconds * 1000)
+        const samples = clients.samples
+        clients.samples = null
+        const after = {
+          sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
+          clients: selfCpu(), ticks: await tickHistogram(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
+          gauges: await gauges(metricsPort), at: performance.now()
+        }
+        const wall = (after.at - before.at) / 1000
+        samples.sort((a, b) => a - b)
+        const r = {
+          round,
+          phase,
+          wall_s: Number(wall.toFixed(2)),
+          cpu_ms_per_s: {
+            emote_sim: (after.sim - before.sim) / wall * 1000,
+            socat: (after.socat - before.socat) / wall * 1000,
+            backend: (after.backend - before.backend) / wall * 1000,
+            clients: (after.clients - before.clients) / wall * 1000
+          },
+          latency_ms: { samples: samples.length, p50: percentile(samples, 0.5), p90: percentile(samples, 0.9), p99: percentile(samples, 0.99), max: samples.at(-1) ?? NaN },
+          backend: { writes: after.stats.writes - before.stats.writes, mbytes: (after.stats.bytes - before.stats.bytes) / 1e6, skipped: after.stats.skipped - before.stats.skipped },
+          tick: tickWindow(before.ticks, after.ticks),
+          engine: { players: before.gauges.players, sessions: before.gauges.sessions, displays: before.gauges.displays },
+          gate_mbytes: {
+            to_client: (after.gauges.gate_to_client - before.gauges.gate_to_client) / 1e6,
+            to_backend: (after.gauges.gate_to_backend - before.gauges.gate_to_backend) / 1e6
+          },
+          socket_errors: clients.errors.length,
+          load1: [before.load, after.load],
+          probes_received: clients.received - received0
+        }
+        result.phases.push(r)
+        const c = r.cpu_ms_per_s
+        const l = r.latency_ms
+        log(`round ${round} ${phase.padEnd(13)} cpu ms/s: emote-sim ${c.emote_sim.toFixed(1)} socat ${c.socat.toFixed(1)} ` +
+          `backend ${c.backend.toFixed(0)} clients ${c.clients.toFixed(0)} | latency ms p50 ${l.p50.toFixed(3)} p90 ${l.p90.toFixed(3)} ` +
+          `p99 ${l.p99.toFixed(3)} (${l.samples}) | ${r.backend.mbytes.toFixed(1)} MB, ${r.backend.writes} writes, ${r.backend.skipped} skipped | ` +
+          `tick mean ${r.tick.mean_ms.toFixed(3)} p95 ${r.tick.p95_ms.toFixed(3)} ms (${r.tick.p95_bucket}) | ` +
+          `players ${r.engine.players} sessions ${r.engine.sessions} displays ${r.engine.displays} | load ${r.load1.map((x) => x.toFixed(2)).join('→')}`)
+        clients.disconnect()
+        if (clients.mirror) { await clients.mirror.close(); clients.mirror = null }
+        await waitUntil(async () => (await backend.stats()).players === 0 && (await gateConnections()) === 0, 15000, 'every connection to close')
+        if (process.env.GATE_BENCH_TRACE) log(`${phase}: joined ${(t1 - t0).toFixed(0)} ms, live ${(t2 - t1).toFixed(0)} ms, closed ${(performance.now() - t2).toFixed(0)} ms after`)
+        if (!o.smoke) await sleep(500)
+      }
+    }
+    // Summary: medians over the rounds.
+    const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN }
+    const of = (phase, f) => median(result.phases.filter((p) => p.phase === phase).map(f))
+    const summary = {
+      cpu_gate_ms_per_s: of('gate', (p) => p.cpu_ms_per_s.emote_sim),
+      cpu_socat_ms_per_s: of('socat', (p) => p.cpu_ms_per_s.socat),
+      cpu_gate_over_socat: median(o.rounds > 0 ? [...Array(o.rounds).keys()].map((i) => {
+        const g = result.phases.find((p) => p.round === i + 1 && p.phase === 'gate')
+        const s = result.phases.find((p) => p.round === i + 1 && p.phase === 'socat')
+        return g.cpu_ms_per_s.emote_sim / s.cpu_ms_per_s.socat
+      }) : []),
+      latency_p99_ms: Object.fromEntries(['direct', 'socat', 'gate'].map((ph) => [ph, of(ph, (p) => p.latency_ms.p99)])),
+      latency_p50_ms: Object.fromEntries(['direct', 'socat', 'gate'].map((ph) => [ph, of(ph, (p) => p.latency_ms.p50)])),
+      tick_gate_emotes: { mean_ms: of('gate+emotes', (p) => p.tick.mean_ms), p95_ms: of('gate+emotes', (p) => p.tick.p95_ms) },
+      tick_socket_emotes: { mean_ms: of('socket+emotes', (p) => p.tick.mean_ms), p95_ms: of('socket+emotes', (p) => p.tick.p95_ms) }
+    }
+    summary.gate_added_p99_ms = summary.latency_p99_ms.gate - summary.latency_p99_ms.direct
+    summary.socat_added_p99_ms = summary.latency_p99_ms.socat - summary.latency_p99_ms.direct
+    summary.tick_p95_gate_over_socket = summary.tick_gate_emotes.p95_ms / summary.tick_socket_emotes.p95_ms
+    result.summary = summary
+    result.machine = { cpu: os.cpus()[0]?.model, cpus: os.cpus().length, load_end: os.loadavg() }
+    log(`summary: ${JSON.stringify(summary)}`)
+    if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2) + '\n')
+    if (o.smoke) {
+      // The benchmark still measures something: every phase's clients got the probes and the
+      // backend's traffic, and the gate and socat each carried theirs.
+      const bad = result.phases.filter((p) => p.latency_ms.samples < o.clients * o.seconds * 10 || p.backend.writes === 0 ||
+        p.socket_errors > 0 || (p.phase.endsWith('emotes') && !(p.engine.sessions >= 1 && p.engine.displays >= 1)) ||
+        (p.phase !== 'direct' && p.phase !== 'socat' && p.engine.players !== o.clients))
+      if (bad.length) throw new Error(`phases without traffic: ${bad.map((p) => p.phase).join(', ')}`)
+      if (!(summary.cpu_gate_ms_per_s > 0)) throw new Error('no CPU time measured for emote-sim')
+      log('smoke PASS')
+    }
+  } finally {
+    for (const c of cleanups.reverse()) {
+      try { await withTimeout(Promise.resolve(c()), 5000, 'cleanup') } catch {}
+    }
+  }
+}
+
+main().then(() => {
+  if (!process.argv.includes('--backend')) process.exit(0)
+}, (e) => {
+  console.error(`gate-bench: ${e.stack || e.message}`)
+  process.exit(1)
+})
