@@ -140,7 +140,14 @@ export class LabelAtlas {
 /** A MeshBasicMaterial that reads each instance's atlas cell from the `cell` attribute. */
 export function atlasMaterial(texture) {
   // One pass for both sides (a transparent double-sided material is otherwise drawn twice).
-  const m = new THREE.MeshBasicMaterial({ map: texture, transparent: true, side: THREE.DoubleSide, forceSinglePass: true });
+  return cellMapped(new THREE.MeshBasicMaterial({ map: texture, transparent: true, side: THREE.DoubleSide, forceSinglePass: true }));
+}
+
+/**
+ * `m` (a material with a `map`) reading each instance's rectangle of the map from the `cell`
+ * attribute [u, v, width, height]: the geometry's texture coordinates 0..1 span the cell.
+ */
+export function cellMapped(m) {
   m.onBeforeCompile = (shader) => {
     shader.vertexShader = shader.vertexShader
       .replace('#include <uv_pars_vertex>', '#include <uv_pars_vertex>\nattribute vec4 cell;')

@@ -4,8 +4,9 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
-import { Batch, LabelAtlas, LineBatch, atlasMaterial, edgedMaterial, shaded } from './batch.js';
+import { Batch, LabelAtlas, LineBatch, atlasMaterial, cellMapped, edgedMaterial, shaded } from './batch.js';
 import { SNAPSHOT_EVERY, Timeline, emptyState, applyEvent, applyInput, markerOf } from './model.js';
+import { HeadAtlas, SkinImages, drawGeneratedHead, drawSkinHead, headGeometry, seedOf, skinUrl } from './skins.js';
 
 const $ = (id) => document.getElementById(id);
 const hashParams = () => new URLSearchParams(location.hash.slice(1));
@@ -143,11 +144,10 @@ function syncDisplays(s) {
   for (const b of displayBatches) b.end();
 }
 
-// Players: a simple figure (legs, body, head with a face) at its feet and yaw with a name tag;
-// faint while an emote hides it. Two batches: the shown and the hidden figures.
+// Players: a simple figure (legs and body in the player's colour, a head with its face) at its
+// feet and yaw with a name tag; faint while an emote hides it. Four batches: the shown and the
+// hidden figures' bodies and heads.
 const playerRoot = new THREE.Group();
-// A generated skin (no game assets): the player's colour on the body, darker legs, a lighter head
-// with a face — two dark eyes and a mouth on its front (+Z, the way the player looks).
 function tinted(geometry, factor) {
   const c = shaded(geometry).getAttribute('color');
   for (let i = 0; i < c.array.length; ++i) c.array[i] *= factor;
@@ -156,15 +156,36 @@ function tinted(geometry, factor) {
 const figure = mergeGeometries([
   tinted(new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 0.375, 0), 0.6),
   tinted(new THREE.BoxGeometry(0.5, 0.75, 0.25).translate(0, 1.125, 0), 1),
-  tinted(new THREE.BoxGeometry(0.5, 0.5, 0.5).translate(0, 1.75, 0), 1.15),
-  tinted(new THREE.BoxGeometry(0.1, 0.08, 0.04).translate(-0.11, 1.8, 0.26), 0.1),
-  tinted(new THREE.BoxGeometry(0.1, 0.08, 0.04).translate(0.11, 1.8, 0.26), 0.1),
-  tinted(new THREE.BoxGeometry(0.22, 0.05, 0.04).translate(0, 1.63, 0.26), 0.25),
 ]);
-const shownPlayers = new Batch(figure, new THREE.MeshBasicMaterial(SHADED), playerRoot);
 // A hidden player is drawn faint and without depth, so the emote's displays that stand in for its
 // body are what one sees (a denser figure muddles the pose).
-const hiddenPlayers = new Batch(figure, new THREE.MeshBasicMaterial({ ...SHADED, transparent: true, opacity: 0.12, depthWrite: false }), playerRoot);
+const FAINT = { transparent: true, opacity: 0.12, depthWrite: false };
+const shownPlayers = new Batch(figure, new THREE.MeshBasicMaterial(SHADED), playerRoot);
+const hiddenPlayers = new Batch(figure, new THREE.MeshBasicMaterial({ ...SHADED, ...FAINT }), playerRoot);
+// Heads (skins.js): the skin of the player's skin_textures when the browser can load it (not with
+// #skins=generated in the address), else a face generated from its uuid or key; the front (+Z)
+// is the way the player looks.
+const HEAD_CENTRE = [0, 1.75, 0];
+const headAtlas = new HeadAtlas();
+const skinImages = new SkinImages(() => { if (state.tick >= 0 || live) { syncPlayers(state); invalidate(); } });
+const fetchSkins = hashParams().get('skins') !== 'generated';
+const head = shaded(headGeometry(HEAD_CENTRE));
+const headMaterial = (extra) => cellMapped(new THREE.MeshBasicMaterial({ ...SHADED, map: headAtlas.texture, ...extra }));
+const shownHeads = new Batch(head, headMaterial({}), playerRoot, { cell: 4 });
+const hiddenHeads = new Batch(head, headMaterial(FAINT), playerRoot, { cell: 4 });
+/** The player's head: its atlas cell, where it comes from ('skin', 'generated' while a skin
+ *  loads or when there is none or it failed) and the body's colour. */
+function headOf(p) {
+  const url = fetchSkins ? skinUrl(p.skin_textures) : null;
+  const skin = url ? skinImages.get(url) : null;
+  if (skin?.state === 'loaded') {
+    return { cell: headAtlas.cell(`skin ${url}`, (g, x, y) => drawSkinHead(g, x, y, skin.image)), from: 'skin',
+      body: skin.torso ?? colour.setHex(hashColour(p.name)) };
+  }
+  const seed = seedOf(p.uuid ?? p.name);
+  return { cell: headAtlas.cell(`generated ${seed}`, (g, x, y) => drawGeneratedHead(g, x, y, seed)),
+    from: skin?.state === 'loading' ? 'loading' : 'generated', body: colour.setHex(hashColour(p.name)) };
+}
 /** name -> {position (Vector3, the feet), label (the name tag's element)} */
 const players = new Map();
 const followOptions = new Set();
@@ -177,6 +198,9 @@ function syncPlayers(s) {
   }
   shownPlayers.begin();
   hiddenPlayers.begin();
+  shownHeads.begin();
+  hiddenHeads.begin();
+  if (headAtlas.full) headAtlas.reset(); // then every head in use is drawn again below
   for (const p of s.players.values()) {
     let drawn = players.get(p.name);
     if (!drawn) {
@@ -188,13 +212,18 @@ function syncPlayers(s) {
       drawn = { position: new THREE.Vector3(), label, hidden: false, x: NaN, y: NaN };
       players.set(p.name, drawn);
     }
+    const tag = p.label ?? p.name;
+    if (drawn.label.textContent !== tag) drawn.label.textContent = tag; // player.update's name
     drawn.position.fromArray(p.position);
     if (drawn.hidden !== !!p.hidden) {
       drawn.hidden = !!p.hidden;
       drawn.label.classList.toggle('hidden-player', drawn.hidden);
     }
     world.makeRotationY(-((p.yaw ?? 0) * Math.PI) / 180).setPosition(drawn.position);
-    (p.hidden ? hiddenPlayers : shownPlayers).add(p.name, world, colour.setHex(hashColour(p.name)));
+    const h = headOf(p);
+    drawn.head = h.from;
+    (p.hidden ? hiddenPlayers : shownPlayers).add(p.name, world, h.body);
+    (p.hidden ? hiddenHeads : shownHeads).add(p.name, world, WHITE, { cell: h.cell });
     if (!followOptions.has(p.name)) {
       followOptions.add(p.name);
       $('follow').add(new Option(p.label && p.label !== p.name ? `${p.label} (${p.name})` : p.name, p.name));
@@ -202,6 +231,8 @@ function syncPlayers(s) {
   }
   shownPlayers.end();
   hiddenPlayers.end();
+  shownHeads.end();
+  hiddenHeads.end();
 }
 
 // A two-player offer: the 2-block match radius around the initiator and a line of sight to the
@@ -325,7 +356,9 @@ function aim(points, minDistance) {
   c.divideScalar(points.length);
   let radius = 0;
   for (const p of points) radius = Math.max(radius, p.distanceTo(c));
-  const d = Math.max(minDistance, radius * 1.6);
+  // Far enough that a sphere of that radius fits the narrower of the view's angles.
+  const half = Math.min(camera.fov / 2, THREE.MathUtils.radToDeg(Math.atan(Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)) * camera.aspect)));
+  const d = Math.max(minDistance, (radius * 1.1) / Math.sin(THREE.MathUtils.degToRad(half)));
   controls.target.copy(c);
   camera.position.copy(c).add(new THREE.Vector3(0.45 * d, 0.35 * d, 0.8 * d));
   return c;
@@ -651,11 +684,61 @@ window.__viewer = {
     });
   },
   offersDrawn() { return rings.n; },
+  /** Where each player's head comes from: 'skin', 'generated' or 'loading' (its skin URL). */
+  heads() { return Object.fromEntries([...players].map(([name, p]) => [name, p.head])); },
+  /** The colours drawn for a player's 8×8 face texels (its skin's (8,8)–(16,16), row by row),
+   *  seen from in front of its face with nothing but the players drawn; the camera is restored. */
+  faceTexels(name) {
+    const p = state.players.get(name);
+    if (!p) return null;
+    const saved = { position: camera.position.clone(), target: controls.target.clone(), fov: camera.fov, near: camera.near };
+    const turn = new THREE.Matrix4().makeRotationY(-((p.yaw ?? 0) * Math.PI) / 180).setPosition(...p.position);
+    const centre = new THREE.Vector3(...HEAD_CENTRE).applyMatrix4(turn);
+    // 0.35 blocks before the face, wide enough to see it whole; a neighbour's head closer than
+    // the near plane is clipped.
+    camera.position.copy(new THREE.Vector3(HEAD_CENTRE[0], HEAD_CENTRE[1], 0.6).applyMatrix4(turn));
+    camera.fov = 90;
+    camera.near = 0.3;
+    camera.updateProjectionMatrix();
+    camera.lookAt(centre);
+    const others = [displayRoot, blockRoot, offerRoot, grid];
+    for (const o of others) o.visible = false;
+    const { data, width } = canvasPixels();
+    const out = [];
+    for (let j = 0; j < 8; ++j) {
+      for (let i = 0; i < 8; ++i) {
+        const q = new THREE.Vector3(-0.25 + (i + 0.5) / 16, HEAD_CENTRE[1] + 0.25 - (j + 0.5) / 16, 0.251).applyMatrix4(turn).project(camera);
+        const x = Math.round(((q.x + 1) / 2) * renderer.domElement.width);
+        const y = Math.round(((1 - q.y) / 2) * renderer.domElement.height);
+        const k = 4 * (y * width + x);
+        out.push([data[k], data[k + 1], data[k + 2]]);
+      }
+    }
+    for (const o of others) o.visible = true;
+    camera.position.copy(saved.position);
+    camera.fov = saved.fov;
+    camera.near = saved.near;
+    camera.updateProjectionMatrix();
+    controls.target.copy(saved.target);
+    controls.update();
+    invalidate();
+    return out;
+  },
   /** Line-of-sight segments drawn (one per open offer with another player present). */
   sightLinesDrawn() { return sightLines.n / 2; },
   /** Where the camera looks, and a player's feet (for the follow check). */
   cameraTarget() { return controls.target.toArray(); },
   playerPosition(name) { return players.get(name)?.position.toArray() ?? null; },
+  /** Whether a player's feet and the top of its head are inside the canvas. */
+  onScreen(name) {
+    const p = players.get(name);
+    if (!p) return false;
+    camera.updateMatrixWorld(); // as the next render will see it
+    return [0, 2].every((dy) => {
+      const q = p.position.clone().setY(p.position.y + dy).project(camera);
+      return q.z < 1 && Math.abs(q.x) <= 1 && Math.abs(q.y) <= 1;
+    });
+  },
   seek(t) { seek(t); renderer.render(scene, camera); return state.tick; },
   seekTime(t) { const t0 = performance.now(); seek(t); return performance.now() - t0; },
   /** Display instances drawn (hidden displays are not drawn). */
@@ -693,6 +776,19 @@ window.__viewer = {
     const set = new Set();
     for (let i = 0; i < data.length; i += 4 * 97) set.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
     return set.size;
+  },
+  /** The players' name tags: key -> [shown text, title]. */
+  labels() { return Object.fromEntries([...players].map(([name, p]) => [name, [p.label.textContent, p.label.title]])); },
+  /** Player figures drawn shown and hidden, and how opaque a hidden one is. */
+  figures() {
+    return { shown: shownPlayers.mesh.count, hidden: hiddenPlayers.mesh.count, hiddenHeads: hiddenHeads.mesh.count,
+      hiddenOpacity: hiddenPlayers.material.opacity, hiddenDepthWrite: hiddenPlayers.material.depthWrite };
+  },
+  /** The status banner's box and the scene's height, in CSS pixels. */
+  statusBox() {
+    const b = $('status');
+    return { height: b.getBoundingClientRect().height, scrollHeight: b.scrollHeight, scene: container.clientHeight,
+      collapsed: b.classList.contains('collapsed') };
   },
   /** The status line over the scene (name, note, failure) and whether it shows an error. */
   status() { return { text: $('status').textContent, error: $('status').classList.contains('error') }; },

@@ -30,6 +30,9 @@ export function applyInput(s, msg) {
           position: Array.isArray(msg.position) ? msg.position : [0, 64, 0],
           yaw: typeof msg.yaw === 'number' ? msg.yaw : 0,
           hidden: false,
+          // The head's skin (render.md §2) and the generated face's seed.
+          uuid: typeof msg.uuid === 'string' ? msg.uuid.replaceAll('-', '').toLowerCase() : undefined,
+          skin_textures: msg.skin_textures && typeof msg.skin_textures === 'object' ? msg.skin_textures : undefined,
         });
       }
       break;
@@ -38,6 +41,8 @@ export function applyInput(s, msg) {
       if (p) {
         if (Array.isArray(msg.position)) p.position = msg.position;
         if (typeof msg.yaw === 'number') p.yaw = msg.yaw;
+        if (typeof msg.name === 'string' && msg.name) p.label = msg.name;
+        if (msg.skin_textures && typeof msg.skin_textures === 'object') p.skin_textures = msg.skin_textures;
       }
       break;
     }

@@ -11,10 +11,12 @@
 // it). Screenshots go to ARTIFACTS_DIR, and ARTIFACTS_DIR/result says whether the run passed.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import puppeteer from 'puppeteer-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,11 +82,23 @@ function playersAt(timeline, tick) {
   return present;
 }
 
+// Every request a page makes must stay on loopback (the viewer ships no game assets and the tests
+// fetch nothing from the network, e.g. no skin from Mojang): others are refused and listed here.
+const offLoopback = [];
 async function openPage(browser, url) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1100, height: 700 });
+  await page.setRequestInterception(true);
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol === 'data:' || ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) r.continue();
+    else {
+      offLoopback.push(r.url());
+      r.abort();
+    }
+  });
   const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()}${m.location()?.url ? ` (${m.location().url})` : ''}`); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__viewer?.ready === true, { timeout: 15000 });
@@ -93,7 +107,18 @@ async function openPage(browser, url) {
 
 /** `status`: what the page's status line must say (a RegExp) and whether it is an error;
  *  `block`: the last tick checked must show a visible block display (the pixel check (c)). */
-async function viewScenario(browser, file, pickTicks, name, { status = null, block: needBlock = false } = {}) {
+/** The players an emote hides at `tick` (player.visibility records), from the frames alone. */
+function hiddenAt(timeline, tick) {
+  const hidden = new Set();
+  for (const l of timeline.lines) {
+    if (l.op !== 'frame' || l.tick > tick) continue;
+    for (const e of l.events) if (e.type === 'player.visibility') (e.hidden ? hidden.add(e.player) : hidden.delete(e.player));
+  }
+  return hidden;
+}
+
+/** `hidden`: some tick checked must have a hidden player (the faint-figure check is not vacuous). */
+async function viewScenario(browser, file, pickTicks, name, { status = null, block: needBlock = false, hidden: needHidden = false } = {}) {
   const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
   const url = match[1];
   const timeline = await (await fetch(`${url}timeline.json`)).json();
@@ -104,6 +129,7 @@ async function viewScenario(browser, file, pickTicks, name, { status = null, blo
     check(status.text.test(shown.text) && shown.error === status.error,
       `${name}: the page says ${JSON.stringify(shown.text)}${shown.error ? ' as an error' : ''} (${status.text}${status.error ? ', an error' : ''})`);
   }
+  let sawHidden = false;
   for (const t of ticks) {
     await page.evaluate((tt) => window.__viewer.seek(tt), t);
     const live = visibleAt(timeline, t);
@@ -130,8 +156,15 @@ async function viewScenario(browser, file, pickTicks, name, { status = null, blo
     const sight = await page.evaluate(() => window.__viewer.sightLinesDrawn());
     const sightWanted = present.size > 1 ? offers.size : 0;
     check(sight === sightWanted, `${name} tick ${t}: ${sight} line-of-sight lines for ${offers.size} open offers among ${present.size} players`);
+    // A hidden player's figure is drawn faint (at most 20% opaque, not hiding what is behind it).
+    const hidden = [...hiddenAt(timeline, t)].filter((p) => present.has(p)).length;
+    const fig = await page.evaluate(() => window.__viewer.figures());
+    check(fig.hidden === hidden && fig.hiddenHeads === hidden && fig.shown === present.size - hidden && (hidden === 0 || (fig.hiddenOpacity <= 0.2 && !fig.hiddenDepthWrite)),
+      `${name} tick ${t}: ${fig.shown} figures shown, ${fig.hidden} faint (${fig.hiddenOpacity} opaque) for ${hidden} of ${present.size} players hidden`);
+    sawHidden ||= hidden > 0;
     await page.screenshot({ path: join(artifacts, `${name}-tick${t}.png`) });
   }
+  if (needHidden) check(sawHidden, `${name}: a tick checked has a hidden player`);
   // (c) a block display of a known colour at its projected position.
   const last = ticks[ticks.length - 1];
   const block = [...visibleAt(timeline, last)].find(([, d]) => d.kind === 'block' && d.visible);
@@ -178,6 +211,148 @@ async function viewScenario(browser, file, pickTicks, name, { status = null, blo
   await linked.page.close();
   child.kill('SIGTERM');
   return timeline;
+}
+
+/** A PNG of `width`×`height` RGBA pixels (`pixel(x, y)` -> [r, g, b, a]), written here. */
+function png(width, height, pixel) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 255] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA
+  const raw = Buffer.alloc(height * (1 + 4 * width));
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) raw.set(pixel(x, y), y * (1 + 4 * width) + 1 + 4 * x);
+  }
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** An sRGB colour as drawn after a linear shading factor (the figures' faces are shaded by face). */
+function shadedSrgb(rgb, factor) {
+  const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const srgb = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+  return rgb.map((c) => Math.round(255 * srgb(lin(c / 255) * factor)));
+}
+const near = (a, b, tolerance = 12) => a.every((c, i) => Math.abs(c - b[i]) <= tolerance);
+const distinct = (texels) => new Set(texels.map((t) => t.join())).size;
+const differing = (a, b) => a.filter((t, i) => !near(t, b[i], 24)).length;
+
+async function players(browser) {
+  // Players' heads (docs/guide/viewer.md, "Players"), name tags, the camera's first framing and a
+  // long FAIL banner. A skin server on loopback: /skin.png (a 64×64 skin whose face is magenta
+  // with two green eye pixels) with the cross-origin header a skin host sends; /nocors.png, the
+  // same without it (the browser may not read it); anything else 404.
+  const FACE = [200, 40, 150];
+  const EYE = [20, 200, 60];
+  const HAIR = [90, 60, 20];
+  const TORSO = [40, 90, 200];
+  const skin = png(64, 64, (x, y) => {
+    if (y >= 8 && y < 16 && x >= 8 && x < 16) return (y === 12 && (x === 10 || x === 13)) ? [...EYE, 255] : [...FACE, 255];
+    if (y < 16 && x < 32) return [...HAIR, 255];
+    if (y >= 20 && y < 32 && x >= 20 && x < 28) return [...TORSO, 255];
+    return [0, 0, 0, 0];
+  });
+  const hits = [];
+  const skins = http.createServer((req, res) => {
+    hits.push(req.url);
+    if (req.url === '/skin.png') res.writeHead(200, { 'Content-Type': 'image/png', 'Access-Control-Allow-Origin': '*' }).end(skin);
+    else if (req.url === '/nocors.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end(skin);
+    else res.writeHead(404).end();
+  });
+  await new Promise((r) => skins.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${skins.address().port}`;
+  const textures = (url) => ({ default: { value: Buffer.from(JSON.stringify({ textures: { SKIN: { url } } })).toString('base64') } });
+  const dir = mkdtempSync(join(tmpdir(), 'emote-sim-viewer-'));
+  const file = join(dir, 'players.json');
+  // Five players three blocks apart looking the same way (+Z), and one 200 blocks away; forty
+  // expectations that cannot hold make a long FAIL verdict.
+  const join_ = (player, x, extra) => ({ tick: 0, op: 'player.join', player, position: [x, 64, 0], yaw: 0, ...extra });
+  writeFileSync(file, JSON.stringify({
+    scenario: 1, name: 'players', emotes: [join(root, 'tests/data/viewer/emotes')], ticks: 5,
+    script: [
+      join_('0c4a3f7e-0000-4000-8000-00000000000a', 0, { name: 'Alice_A', skin_textures: textures(`${base}/skin.png`) }),
+      join_('bob', 3, { skin_textures: textures(`${base}/missing.png`) }),
+      join_('carol', 6, { skin_textures: textures(`${base}/nocors.png`) }),
+      join_('dave', 9, { uuid: '00000000-0000-4000-8000-0000000000d1' }),
+      join_('erin', 12, {}),
+      join_('far', 200, {}),
+    ],
+    expect: Array.from({ length: 40 }, (_, i) => ({ event: 'playback.started', player: 'erin', tick: i % 5 })),
+  }));
+  const alice = '0c4a3f7e-0000-4000-8000-00000000000a';
+  const { child, match } = await start(['view', file, '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
+  const { page, errors } = await openPage(browser, match[1]);
+  await page.waitForFunction((a) => window.__viewer.heads()[a] === 'skin' && !Object.values(window.__viewer.heads()).includes('loading'),
+    { timeout: 5000 }, alice).catch(() => {});
+  const heads = await page.evaluate(() => window.__viewer.heads());
+  check(heads[alice] === 'skin' && heads.bob === 'generated' && heads.carol === 'generated' && heads.dave === 'generated' && heads.erin === 'generated',
+    `players: the head is the skin where the browser could load it (a URL with the cross-origin header), else generated (404, no header, none): ${JSON.stringify(heads)}`);
+  // The loaded skin's face, texel by texel: magenta with the two green eyes (shaded as a front face).
+  const face = await page.evaluate((a) => window.__viewer.faceTexels(a), alice);
+  const want = (i, j) => shadedSrgb(j === 4 && (i === 2 || i === 5) ? EYE : FACE, 0.88);
+  const wrong = face.map((t, k) => [k % 8, Math.floor(k / 8), t]).filter(([i, j, t]) => !near(t, want(i, j)));
+  check(wrong.length === 0, `players: Alice_A's face is her skin's (8,8)-(16,16), eyes included (${wrong.length} of 64 texels differ${wrong.length ? `, e.g. (${wrong[0][0]},${wrong[0][1]}) rgb(${wrong[0][2]}) for rgb(${want(wrong[0][0], wrong[0][1])})` : ''})`);
+  // Generated faces: a pattern (skin, hair, eyes, mouth: several colours), one per player.
+  const generated = {};
+  for (const who of ['bob', 'carol', 'dave', 'erin']) generated[who] = await page.evaluate((n) => window.__viewer.faceTexels(n), who);
+  const colours = Object.fromEntries(Object.entries(generated).map(([n, t]) => [n, distinct(t)]));
+  check(Object.values(colours).every((n) => n >= 4), `players: each generated head has a face of several colours (${JSON.stringify(colours)})`);
+  const names = Object.keys(generated);
+  const pairs = [];
+  for (let a = 0; a < names.length; ++a) for (let b = a + 1; b < names.length; ++b) pairs.push([names[a], names[b], differing(generated[names[a]], generated[names[b]])]);
+  check(pairs.every(([, , n]) => n >= 8), `players: generated faces differ per player (texels differing: ${pairs.map(([a, b, n]) => `${a}/${b} ${n}`).join(', ')})`);
+  check(differing(generated.carol, face) >= 32, 'players: a skin the browser may not read (no cross-origin header) is not drawn');
+  // Name tags: the join's name, else the key; the key on hover.
+  const labels = await page.evaluate(() => window.__viewer.labels());
+  check(labels[alice]?.[0] === 'Alice_A' && labels[alice]?.[1] === alice && labels.bob?.[0] === 'bob',
+    `players: tags show the name (${JSON.stringify(labels[alice])}), else the key (${JSON.stringify(labels.bob)})`);
+  // The first framing: the first player's group (within 24 blocks), not the middle of the far one.
+  const target = await page.evaluate(() => window.__viewer.cameraTarget());
+  const inView = await page.evaluate((keys) => keys.map((k) => window.__viewer.onScreen(k)), [alice, 'bob', 'carol', 'dave', 'erin']);
+  check(Math.abs(target[0] - 6) < 1 && Math.abs(target[2]) < 1 && inView.every(Boolean),
+    `players: the camera looks at the first player's group (target ${target.map((c) => c.toFixed(1))}), not towards the player 200 blocks away, and sees all five whole (${inView})`);
+  // The long FAIL banner: at most 30% of the scene, scrolled inside; a click collapses it to a line.
+  const box = await page.evaluate(() => window.__viewer.statusBox());
+  check(box.height <= 0.3 * box.scene + 1 && box.scrollHeight > box.height,
+    `players: a 40-line FAIL banner takes ${box.height.toFixed(0)} of ${box.scene} px and scrolls (${box.scrollHeight} px of text)`);
+  await page.click('#status');
+  const folded = await page.evaluate(() => window.__viewer.statusBox());
+  await page.click('#status');
+  const unfolded = await page.evaluate(() => window.__viewer.statusBox());
+  check(folded.collapsed && folded.height <= 24 && !unfolded.collapsed && unfolded.height === box.height,
+    `players: a click collapses the banner to ${folded.height.toFixed(0)} px, another restores ${unfolded.height.toFixed(0)} px`);
+  await page.screenshot({ path: join(artifacts, 'players.png') });
+  // The browser reports each skin it could not load (bob's, carol's) as a console error; none other.
+  const others = errors.filter((e) => !e.includes(`${base}/missing.png`) && !e.includes(`${base}/nocors.png`));
+  check(others.length === 0, `players: no console errors but the two unreadable skins${others.length ? `: ${others.join(' | ')}` : ''}`);
+  await page.close();
+  // #skins=generated: no skin is fetched, every head is generated.
+  const before = hits.length;
+  const plain = await openPage(browser, `${match[1]}#skins=generated`);
+  const plainHeads = await plain.page.evaluate(() => window.__viewer.heads());
+  check(Object.values(plainHeads).every((h) => h === 'generated') && hits.length === before,
+    `players: with #skins=generated every head is generated and no skin is requested (${hits.length - before} requests)`);
+  await plain.page.close();
+  child.kill('SIGTERM');
+  skins.close();
 }
 
 async function manyDisplays(browser) {
@@ -361,7 +536,8 @@ const browser = await puppeteer.launch({
 });
 const watchdog = setTimeout(() => { console.log('FAIL browser tests took over 170 s'); process.exit(1); }, 170000);
 try {
-  await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player');
+  await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player', { hidden: true });
+  await players(browser);
   // Golden scenarios (tests/golden/): two players matching, and the showcase with its gold block.
   await viewScenario(browser, join(root, 'tests/golden/showcase.json'), [1, 30, 45, 20], 'showcase', { block: true });
   // A scenario whose expectation fails: a red mark, and the page says what failed.
@@ -398,6 +574,7 @@ try {
     const frames = timeline.lines.filter((l) => l.op === 'frame');
     return [frames.find((l) => l.events.some((e) => e.type === 'display.spawn')).tick];
   }, 'cut recording', { status: { text: /note: the recording's last line was incomplete and is ignored/, error: false } });
+  check(offLoopback.length === 0, `no page requested anything off loopback${offLoopback.length ? `: ${offLoopback.slice(0, 3).join(' ')}` : ''}`);
 } catch (e) {
   check(false, String(e.stack ?? e));
 } finally {
