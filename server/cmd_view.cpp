@@ -121,6 +121,10 @@ int serve_timeline(const cli_args& args, const timeline_doc& doc, int status) {
   }
   http_routes routes;
   routes.assets = find_viewer_assets();
+  if (!routes.assets) {
+    routes.no_viewer = viewer_missing_message(viewer_search_path());
+    std::fprintf(stderr, "view: %s; serving /timeline.json only\n", routes.no_viewer.c_str());
+  }
   routes.documents.push_back({"/viewer.json", "application/json",
                               std::make_shared<const std::string>("{\"mode\":\"timeline\"}\n")});
   routes.documents.push_back(
@@ -130,10 +134,6 @@ int serve_timeline(const cli_args& args, const timeline_doc& doc, int status) {
   if (!listener) {
     std::fprintf(stderr, "view: %s\n", listener.error().c_str());
     return 1;
-  }
-  if (!find_viewer_assets()) {
-    std::fprintf(stderr, "view: the viewer is not built (scripts/build-viewer); serving "
-                         "/timeline.json only\n");
   }
   std::printf("view: http://%s/\n", listener.value()->bound().text().c_str());
   std::fflush(stdout);

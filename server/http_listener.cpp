@@ -285,11 +285,8 @@ http_answer answer_request(const http_routes& r, const http::request<http::empty
         return {200, std::string(content_type_of(found->first)), {}, {}, found->second};
       }
     }
-  } else if (!r.assets && path == "/" && r.observer) {
-    return {404, "text/plain",
-            "the viewer is not built: run scripts/build-viewer (needs npm), or set "
-            "EMOTE_SIM_VIEWER_DIR to its folder\n",
-            {}, {}};
+  } else if (!r.assets && path == "/" && !r.no_viewer.empty()) {
+    return {404, "text/plain", r.no_viewer + "\n", {}, {}};
   }
   return {404, "text/plain", r.metrics && !r.observer ? "see /metrics\n" : "not found\n", {}, {}};
 }
@@ -707,6 +704,10 @@ http_listener::open(asio::io_context& io, const listen_address& address, http_ro
     routes.files = std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(
         load_assets(*routes.assets));
   }
+  if (!routes.assets && routes.no_viewer.empty() && (routes.observer || !routes.documents.empty())) {
+    // A listener for the viewer's page without the page: `/` says why (serve --http).
+    routes.no_viewer = viewer_missing_message(viewer_search_path());
+  }
   auto s = std::make_shared<state>(io, std::move(acceptor), std::move(routes), std::move(settings),
                                    bound);
   s->accept();
@@ -736,7 +737,7 @@ void http_listener::close() {
   }
 }
 
-std::optional<std::filesystem::path> find_viewer_assets() {
+std::vector<std::filesystem::path> viewer_search_path() {
   std::vector<std::filesystem::path> candidates;
   if (const char* env = std::getenv("EMOTE_SIM_VIEWER_DIR"); env != nullptr && *env != '\0') {
     candidates.emplace_back(env);
@@ -747,12 +748,30 @@ std::optional<std::filesystem::path> find_viewer_assets() {
     candidates.push_back(exe.parent_path().parent_path() / "viewer");
     candidates.push_back(exe.parent_path().parent_path() / "share" / "emote-sim" / "viewer");
   }
-  for (const auto& c : candidates) {
+  return candidates;
+}
+
+std::optional<std::filesystem::path> find_viewer_assets() {
+  std::error_code ec;
+  for (const auto& c : viewer_search_path()) {
     if (std::filesystem::is_regular_file(c / "index.html", ec)) {
       return c;
     }
   }
   return std::nullopt;
+}
+
+std::string viewer_missing_message(const std::vector<std::filesystem::path>& searched) {
+  std::string folders;
+  for (const auto& f : searched) {
+    folders += (folders.empty() ? "" : ", ") + f.string();
+  }
+  if (folders.empty()) {
+    folders = "(none: EMOTE_SIM_VIEWER_DIR is not set and the executable's path is unknown)";
+  }
+  return "the viewer is not built: no index.html in " + folders +
+         "; build it with scripts/build-viewer [preset] (Node.js and npm; it writes "
+         "build/<preset>/viewer/), or set EMOTE_SIM_VIEWER_DIR to a built viewer's folder";
 }
 
 } // namespace emote::server

@@ -44,7 +44,7 @@ struct http_document {
 struct http_routes {
   /// `GET /metrics`; empty: 404.
   std::function<std::string()> metrics;
-  /// The viewer's built assets (`index.html` …); empty: `/` answers 404 saying how to build it.
+  /// The viewer's built assets (`index.html` …); empty: `/` answers 404 with `no_viewer`.
   /// http_listener::open loads them once (load_assets) unless `files` is set already.
   std::optional<std::filesystem::path> assets;
   /// The assets' contents by path relative to the folder (`index.html`, `js/app.js`), shared
@@ -53,6 +53,10 @@ struct http_routes {
   /// `GET /ws`: receives the hub's end of each WebSocket's socket pair; empty: 404.
   std::function<void(connection::socket_type socket, std::string peer)> observer;
   std::vector<http_document> documents;
+  /// What `/` answers (404) while `assets` is empty; empty: "not found". http_listener::open sets
+  /// it to viewer_missing_message() when the listener serves the viewer's page (an `observer` or
+  /// `documents`) and it is left empty.
+  std::string no_viewer;
 };
 
 struct http_settings {
@@ -130,9 +134,15 @@ load_assets(const std::filesystem::path& folder);
 /// nothing when the peer left, went quiet or closed mid-request.
 std::optional<http_answer> answer_parse_error(const boost::system::error_code& ec);
 
-/// Where the built viewer is: $EMOTE_SIM_VIEWER_DIR, else `viewer/` beside the executable's
-/// folder (the build tree: build/<preset>/viewer), else ../share/emote-sim/viewer; the first that
-/// holds an index.html.
+/// The folders that may hold the built viewer, in the order they are searched:
+/// $EMOTE_SIM_VIEWER_DIR when set, `viewer/` beside the executable's folder (the build tree:
+/// build/<preset>/viewer), ../share/emote-sim/viewer (an installed tree).
+std::vector<std::filesystem::path> viewer_search_path();
+/// Where the built viewer is: the first folder of viewer_search_path() with an index.html.
 std::optional<std::filesystem::path> find_viewer_assets();
+/// The one message (docs/guide/viewer.md) for a viewer that is not built, used by `view` and
+/// `serve --http` on stderr and as their `/` page: the folders searched (`searched`, from
+/// viewer_search_path()) and how to build it (scripts/build-viewer) or point at it. One line.
+std::string viewer_missing_message(const std::vector<std::filesystem::path>& searched);
 
 } // namespace emote::server

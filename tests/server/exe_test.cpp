@@ -359,7 +359,7 @@ TEST_CASE("[engine] exe: serve with http set serves the viewer, /metrics and /ws
     CHECK(index.find("<title>emote-sim viewer</title>") != std::string::npos);
   } else {
     CHECK_MESSAGE(index.starts_with("HTTP/1.1 404 Not Found"), index);
-    CHECK(index.find("the viewer is not built: run scripts/build-viewer") != std::string::npos);
+    CHECK(index.find("the viewer is not built: no index.html in ") != std::string::npos);
   }
   CHECK(get("GET /viewer.json HTTP/1.1\r\n\r\n").ends_with("\n{\"mode\":\"live\"}\n"));
   const auto metrics = get("GET /metrics HTTP/1.1\r\n\r\n");

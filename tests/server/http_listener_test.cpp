@@ -133,6 +133,37 @@ TEST_CASE("http: assets, documents, metrics and not found") {
   CHECK(head.back().empty()); // headers only
 }
 
+// docs/guide/viewer.md: without the viewer's bundle, `/` answers the one message that `view` and
+// `serve --http` share: the folders searched and how to build it; other paths stay "not found".
+TEST_CASE("http: without the viewer, / names the folders searched and how to build it") {
+  const std::vector<std::filesystem::path> searched{"/opt/a/viewer", "/opt/share/emote-sim/viewer"};
+  const std::string message = viewer_missing_message(searched);
+  CHECK(message.starts_with("the viewer is not built: no index.html in /opt/a/viewer, "
+                            "/opt/share/emote-sim/viewer; build it with scripts/build-viewer"));
+  CHECK(message.find("EMOTE_SIM_VIEWER_DIR") != std::string::npos);
+  CHECK(message.find('\n') == std::string::npos);
+  CHECK(viewer_missing_message({}).find("EMOTE_SIM_VIEWER_DIR is not set") != std::string::npos);
+  http_routes r;
+  r.documents.push_back({"/timeline.json", "application/json",
+                         std::make_shared<const std::string>("{\"ticks\":3}\n")});
+  r.no_viewer = message;
+  http_fixture f(r);
+  const auto index = f.exchange("GET / HTTP/1.1\r\n\r\n");
+  CHECK(status_of(index) == "HTTP/1.1 404 Not Found");
+  CHECK(index.back() == message);
+  CHECK(f.exchange("GET /app.js HTTP/1.1\r\n\r\n").back() == "not found");
+  CHECK(f.exchange("GET /timeline.json HTTP/1.1\r\n\r\n").back() == R"({"ticks":3})");
+  // The search path: EMOTE_SIM_VIEWER_DIR first, then beside the executable's folder.
+  ::setenv("EMOTE_SIM_VIEWER_DIR", "/opt/mine", 1);
+  const auto path = viewer_search_path();
+  ::unsetenv("EMOTE_SIM_VIEWER_DIR");
+  REQUIRE(path.size() == 3);
+  CHECK(path[0] == "/opt/mine");
+  const auto self = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path();
+  CHECK(path[1] == self / "viewer");
+  CHECK(path[2] == self / "share" / "emote-sim" / "viewer");
+}
+
 TEST_CASE("http: every malformed request gets an error status and the listener keeps serving") {
   http_routes r;
   r.metrics = [] { return std::string("ok\n"); };

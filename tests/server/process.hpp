@@ -43,12 +43,13 @@ inline std::string read_file(const std::filesystem::path& p) {
 
 class process {
 public:
-  /// Start `emote-sim args...` with extra environment entries ("KEY=VALUE").
+  /// Start `emote-sim args...` with extra environment entries ("KEY=VALUE"); `exe` another path
+  /// of the executable (a link elsewhere, which finds other folders beside it).
   process(const std::vector<std::string>& args, const std::filesystem::path& dir,
-          const std::vector<std::string>& env = {})
+          const std::vector<std::string>& env = {},
+          const std::filesystem::path& exe = emote_sim_exe())
       : out_(dir / ("out" + std::to_string(++counter()) + ".txt")),
         err_(dir / ("err" + std::to_string(counter()) + ".txt")) {
-    const auto exe = emote_sim_exe();
     REQUIRE_MESSAGE(std::filesystem::exists(exe), "build the emote-sim target: " << exe);
     pid_ = ::fork();
     REQUIRE(pid_ >= 0);

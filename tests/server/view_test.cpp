@@ -88,6 +88,70 @@ TEST_CASE("view: a failing expectation is marked and the exit status says so") {
   CHECK(p.wait(5s) == 1);
 }
 
+// docs/guide/viewer.md: without the viewer's bundle, `view` (on stderr and at `/`) and
+// `serve --http` (at `/`; its log says to look there) say the same: the folders searched and how
+// to build it. The executable is linked into a
+// scratch folder of the build tree, so nothing beside it holds a viewer whether or not
+// scripts/build-viewer has run.
+TEST_CASE("view and serve --http without the viewer: one message naming the folders searched") {
+  const auto dir = scratch_dir("view_no_viewer");
+  const auto tree = emote::server::testing::emote_sim_exe().parent_path().parent_path() /
+                    ("scratch_no_viewer_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(tree);
+  std::filesystem::create_directories(tree / "bin");
+  const auto exe = tree / "bin" / "emote-sim";
+  std::error_code ec;
+  std::filesystem::create_hard_link(emote::server::testing::emote_sim_exe(), exe, ec);
+  if (ec) {
+    std::filesystem::copy_file(emote::server::testing::emote_sim_exe(), exe);
+  }
+  const auto empty = dir / "empty";
+  std::filesystem::create_directories(empty);
+  const std::string folders = empty.string() + ", " + (tree / "viewer").string() + ", " +
+                              (tree / "share" / "emote-sim" / "viewer").string();
+  const std::string message = "the viewer is not built: no index.html in " + folders +
+                              "; build it with scripts/build-viewer [preset]";
+  const std::vector<std::string> env{"EMOTE_SIM_VIEWER_DIR=" + empty.string()};
+  auto index_of = [](const emote::protocol::listen_address& a) {
+    return emote::server::testing::http_get(a, "GET / HTTP/1.1\r\n\r\n", 3s);
+  };
+  {
+    process p({"view", showcase.string(), "--http", "127.0.0.1:0"}, dir, env, exe);
+    REQUIRE_MESSAGE(wait_for_out(p, "view: http://"), p.err());
+    CHECK_MESSAGE(p.err().find("view: " + message) != std::string::npos, p.err());
+    std::smatch m;
+    const std::string out = p.out();
+    REQUIRE(std::regex_search(out, m, std::regex(R"(view: http://127\.0\.0\.1:(\d+)/)")));
+    emote::protocol::listen_address a;
+    a.host = "127.0.0.1";
+    a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
+    const auto index = index_of(a);
+    CHECK_MESSAGE(index.starts_with("HTTP/1.1 404 Not Found"), index);
+    CHECK_MESSAGE(index.find("\n\n" + message) != std::string::npos, index);
+    CHECK(http_get(p, "/viewer.json") == "{\"mode\":\"timeline\"}\n");
+    p.signal(SIGTERM);
+    CHECK(p.wait(5s) == 0);
+  }
+  {
+    process p({"serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--emotes",
+               (viewer_data / "emotes").string()},
+              dir, env, exe);
+    REQUIRE_MESSAGE(p.wait_for_log("viewer at http://", 20s), p.err());
+    std::smatch m;
+    const std::string err = p.err();
+    REQUIRE(std::regex_search(err, m, std::regex(R"(viewer at http://127\.0\.0\.1:(\d+)/)")));
+    emote::protocol::listen_address a;
+    a.host = "127.0.0.1";
+    a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
+    const auto index = index_of(a);
+    CHECK_MESSAGE(index.starts_with("HTTP/1.1 404 Not Found"), index);
+    CHECK_MESSAGE(index.find("\n\n" + message) != std::string::npos, index);
+    p.signal(SIGTERM);
+    CHECK(p.wait(20s) == 0);
+  }
+  std::filesystem::remove_all(tree);
+}
+
 TEST_CASE("view: what it cannot show is an error naming the problem, not a crash") {
   const auto dir = scratch_dir("view_bad");
   std::string err;
