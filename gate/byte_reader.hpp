@@ -53,7 +53,7 @@ public:
     return 0;
   }
   /// A string of at most `max_bytes` bytes (its VarInt length first).
-  std::string_view string(std::size_t max_bytes = 32767 * 3) noexcept {
+  std::string_view string(std::size_t max_bytes = std::size_t{32767} * 3) noexcept {
     const std::int32_t n = varint();
     if (failed_ || n < 0 || static_cast<std::size_t>(n) > max_bytes) {
       failed_ = true;

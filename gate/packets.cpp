@@ -11,7 +11,7 @@ namespace {
 using render::byte_writer;
 
 /// A vanilla string bound: 32767 UTF-16 units, at most 3 bytes each.
-constexpr std::size_t max_string = 32767 * 3;
+constexpr std::size_t max_string = std::size_t{32767} * 3;
 
 std::optional<api::game_mode> game_mode_of(std::int32_t m) noexcept {
   switch (m) {
@@ -73,7 +73,7 @@ std::optional<login_success> read_login_success(const version_table& v, std::str
   byte_reader r(fields);
   login_success s;
   s.uuid = r.uuid();
-  s.name = std::string(r.string(16 * 3));
+  s.name = std::string(r.string(std::size_t{16} * 3));
   const std::int32_t count = r.varint();
   if (r.failed() || count < 0 || static_cast<std::size_t>(count) > r.remaining()) {
     return std::nullopt;
@@ -215,7 +215,7 @@ std::optional<std::int32_t> read_damage_entity(std::string_view fields) noexcept
 
 std::optional<std::int32_t> read_view_distance(std::string_view fields) noexcept {
   byte_reader r(fields);
-  r.string(16 * 3); // locale
+  r.string(std::size_t{16} * 3); // locale
   const std::int32_t vd = r.i8();
   return r.failed() ? std::nullopt : std::optional{vd};
 }

@@ -519,6 +519,7 @@ std::string describe_content_change(const std::vector<content_file_digest>& befo
   }
   // Every path once, in discovery order.
   std::vector<std::string> paths;
+  paths.reserve(old_files.size() + new_files.size());
   for (const auto& [path, digest] : old_files) {
     paths.push_back(path);
   }
@@ -592,11 +593,14 @@ void flatten_config(const rapidjson::Value& v, const std::string& prefix,
     return;
   }
   for (const auto& m : v.GetObject()) {
-    const std::string key(json::string_of(m.name));
-    if (prefix.empty() && run_only_config_key(key)) {
+    std::string name(prefix);
+    if (!name.empty()) {
+      name += '.';
+    } else if (run_only_config_key(json::string_of(m.name))) {
       continue;
     }
-    flatten_config(m.value, prefix.empty() ? key : prefix + "." + key, out);
+    name += json::string_of(m.name);
+    flatten_config(m.value, name, out);
   }
 }
 
@@ -626,12 +630,13 @@ std::string describe_config_change(std::string_view a_json, std::string_view b_j
   for (const auto& [k, v] : fa) {
     const std::string* other = find(fb, k);
     if (other == nullptr || *other != v) {
-      out += "  " + k + ": A " + v + ", B " + (other ? *other : std::string("(absent)")) + "\n";
+      out.append("  ").append(k).append(": A ").append(v).append(", B ");
+      out.append(other ? *other : std::string_view("(absent)")).append("\n");
     }
   }
   for (const auto& [k, v] : fb) {
     if (find(fa, k) == nullptr) {
-      out += "  " + k + ": A (absent), B " + v + "\n";
+      out.append("  ").append(k).append(": A (absent), B ").append(v).append("\n");
     }
   }
   return out;

@@ -405,3 +405,17 @@ TEST_CASE("the header lists each content file's digest; a difference names the f
   CHECK(describe_content_change(before.files, after.files, 1) ==
         "  changed: b.json\n  ... and 2 more\n");
 }
+
+TEST_CASE("describe_config_change: flattened keys that differ, absent on either side, run-only "
+          "keys left out") {
+  const std::string a = R"({"seed":1,"tps":20,"limits":{"max_players":10,"tps":1,"x":{}},"a":[1]})";
+  const std::string b = R"({"seed":2,"tps":40,"limits":{"max_players":10,"tps":2,"y":true}})";
+  // "tps" is run-only at the top level only; limits.x is an empty object, kept as {}.
+  CHECK(describe_config_change(a, b) == "  seed: A 1, B 2\n"
+                                        "  limits.tps: A 1, B 2\n"
+                                        "  limits.x: A {}, B (absent)\n"
+                                        "  a: A [1], B (absent)\n"
+                                        "  limits.y: A (absent), B true\n");
+  CHECK(describe_config_change(a, a).empty());
+  CHECK(describe_config_change("{", "{}") == "  A: {\n  B: {}\n");
+}
