@@ -355,6 +355,51 @@ async function players(browser) {
   skins.close();
 }
 
+/** How many pixels of the scene's part of a PNG screenshot (below the status line, left of the
+ *  side panel, above the timeline) are not the scene's background colour (#1d2025), read by the
+ *  browser: a blank canvas leaves the name tags only (about 1,500 pixels). */
+async function scenePixels(browser, file) {
+  const page = await browser.newPage();
+  const b64 = readFileSync(file).toString('base64');
+  const n = await page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 60, Math.min(img.width - 320, 900), Math.min(img.height - 160, 600)).data;
+    let drawn = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x1d) + Math.abs(d[i + 1] - 0x20) + Math.abs(d[i + 2] - 0x25) > 12) ++drawn;
+    return drawn;
+  }, b64);
+  await page.close();
+  return n;
+}
+
+async function screenshotRecipe(browser) {
+  // The guide's screenshot recipe (docs/guide/viewer.md, "A screenshot without a screen") as
+  // written, on a `view` of the two-player golden scenario: its address and file name replaced,
+  // nothing else. Without the SwiftShader flags the scene would be blank.
+  const guide = readFileSync(join(root, 'docs/guide/viewer.md'), 'utf8');
+  const block = /### A screenshot without a screen[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
+  const { child, match } = await start(['view', join(root, 'tests/golden/two_player.json'), '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
+  const shot = join(artifacts, 'recipe.png');
+  const command = block.replace(/^chromium /, `${chromiumPath} `).replace('http://127.0.0.1:8080/', match[1]).replace('--screenshot=view.png', `--screenshot='${shot}'`);
+  check(/^chromium /.test(block) && command.includes(match[1]) && command.includes(shot), `recipe: the guide's block runs chromium on a view's address (${JSON.stringify(block.split('\n')[0])})`);
+  const status = await new Promise((done) => {
+    const run = spawn('bash', ['-c', command], { stdio: 'ignore' });
+    const timer = setTimeout(() => run.kill('SIGKILL'), 60000);
+    run.on('exit', (code) => { clearTimeout(timer); done(code); });
+  });
+  let drawn = 0;
+  try { drawn = await scenePixels(browser, shot); } catch { /* no picture: nothing drawn */ }
+  check(status === 0 && drawn > 10000, `recipe: the guide's chromium line exits ${status} and its picture shows the scene (${drawn} pixels drawn, > 10,000)`);
+  child.kill('SIGTERM');
+}
+
 async function manyDisplays(browser) {
   // 40 players play the showcase (5 displays each): 200 live displays in one scene.
   const dir = mkdtempSync(join(tmpdir(), 'emote-sim-viewer-'));
@@ -538,6 +583,7 @@ const watchdog = setTimeout(() => { console.log('FAIL browser tests took over 17
 try {
   await viewScenario(browser, join(root, 'tests/golden/two_player.json'), [2, 3, 5, 15], 'two-player', { hidden: true });
   await players(browser);
+  await screenshotRecipe(browser);
   // Golden scenarios (tests/golden/): two players matching, and the showcase with its gold block.
   await viewScenario(browser, join(root, 'tests/golden/showcase.json'), [1, 30, 45, 20], 'showcase', { block: true });
   // A scenario whose expectation fails: a red mark, and the page says what failed.
