@@ -14,7 +14,10 @@
 //     the gate's players, against the same players and emotes driven over the socket protocol.
 // Phases, repeated `--rounds` times in this order: direct, socat, gate (forwarding only: the same
 // bytes reach the clients as in direct and socat), gate+emotes and socket+emotes (one player per
-// group plays a looping emote, so the renderer writes packets to the players who see it).
+// group plays a looping emote, so the renderer makes packets for the players who see it; the gate
+// writes them into the players' connections, in the socket phase a `subscribe` with `packets`
+// receives them as a proxy plugin would, while a controller mirrors the players' joins, positions
+// and plays and the clients connect to the backend directly).
 //
 // The backend (a child process: its CPU is not on the clients' event loop) is minecraft-protocol's
 // server with compression at 256 bytes. Players are in groups (--group, default 10) 1000 blocks
@@ -71,6 +74,7 @@ function options (argv) {
     else if (a === '--json') o.json = value()
     else if (a === '--smoke') o.smoke = true
     else if (a === '--backend') o.backend = true
+    else if (a === '--probe') o.probe = true
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`)
     else o.bin = a
   }
@@ -133,7 +137,7 @@ async function runBackend (o) {
   const keepAlive = frame(packet('keep_alive', { keepAliveId: 0n })) // the id is the last 8 bytes
   const server = mc.createServer({ host: '127.0.0.1', port: 0, version: VERSION, 'online-mode': false, keepAlive: false, hideErrors: true, maxPlayers: 10000 })
   const players = new Map() // client -> {index, group, entityId, pos, yaw, sent: [pos, yaw], live}
-  const stats = { bytes: 0, writes: 0, skipped: 0 }
+  const stats = { bytes: 0, writes: 0, frames: 0, skipped: 0 }
   server.on('playerJoin', (client) => {
     const index = playerIndex(client.username)
     const group = Math.floor(index / o.group)
@@ -185,9 +189,13 @@ async function runBackend (o) {
         if (socket.destroyed) continue
         if (socket.writableLength > 4 * 1024 * 1024) { stats.skipped++; continue } // a client behind
         const parts = [Buffer.from(keepAlive)]
-        for (let j = 0; j < members.length; j++) if (j !== i && moves[j]) parts.push(moves[j])
+        let frames = 1
+        for (let j = 0; j < members.length; j++) {
+          if (j !== i && moves[j]) { parts.push(moves[j]); frames += 2 }
+        }
         if (o.chunks > 0 && now >= p.chunkAt) {
           parts.push(chunkFrames[p.index % chunkFrames.length])
+          frames++
           p.chunkAt += 1000 / o.chunks
           if (p.chunkAt < now) p.chunkAt = now + 1000 / o.chunks
         }
@@ -196,6 +204,7 @@ async function runBackend (o) {
         socket.write(buf)
         stats.bytes += buf.length
         stats.writes++
+        stats.frames += frames
       }
     }
   }
@@ -213,7 +222,7 @@ async function runBackend (o) {
     setTimeout(loop, TICK_MS)
   })
   process.on('message', (m) => {
-    if (m.op === 'stats') process.send({ op: 'stats', players: players.size, live: [...players.values()].filter((p) => p.live).length, ...stats })
+    if (m.op === 'stats') process.send({ op: 'stats', players: players.size, names: [...players.keys()].slice(0, 5).map((c) => `${c.username}:${c.socket.readyState}`), live: [...players.values()].filter((p) => p.live).length, ...stats })
   })
   process.on('disconnect', () => process.exit(0))
 }
@@ -364,22 +373,77 @@ function percentile (sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 }
 
+// Reads a client connection's bytes as they arrive, before minecraft-protocol's streams: frames
+// split by their VarInt length, compression from the login's `compress` on; every uncompressed
+// play keep_alive's id is the backend's timestamp. Only the arrival time counts, so the probe
+// measures the network path (and the forwarder) without the decoding queue of the process.
+class ProbeReader {
+  constructor (keepAliveId, onProbe) {
+    this.keepAliveId = keepAliveId
+    this.onProbe = onProbe
+    this.buffer = Buffer.alloc(0)
+    this.compressed = false
+  }
+
+  static varint (buf, at) {
+    let value = 0
+    for (let i = 0; i < 3; i++) {
+      if (at + i >= buf.length) return null
+      const b = buf[at + i]
+      value |= (b & 0x7f) << (7 * i)
+      if ((b & 0x80) === 0) return [value, i + 1]
+    }
+    return [-1, 3]
+  }
+
+  feed (chunk, now) {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk
+    let at = 0
+    for (;;) {
+      const len = ProbeReader.varint(this.buffer, at)
+      if (!len || at + len[1] + len[0] > this.buffer.length) break
+      const body = this.buffer.subarray(at + len[1], at + len[1] + len[0])
+      at += len[1] + len[0]
+      if (!this.compressed) {
+        if (body[0] === 0x03) this.compressed = true // login compress (before it, only login packets)
+        continue
+      }
+      const dataLength = ProbeReader.varint(body, 0)
+      if (!dataLength || dataLength[0] !== 0) continue
+      const id = ProbeReader.varint(body, dataLength[1])
+      if (id && id[0] === this.keepAliveId && body.length === dataLength[1] + id[1] + 8) {
+        this.onProbe(now - body.readBigInt64BE(dataLength[1] + id[1]))
+      }
+    }
+    this.buffer = this.buffer.subarray(at)
+  }
+}
+
+const KEEP_ALIVE_ID = Number(Object.entries(minecraftData(VERSION).protocol.play.toClient.types.packet[1][0].type[1].mappings)
+  .find(([, name]) => name === 'keep_alive')[0])
+
 class Clients {
-  constructor (o) {
+  constructor (o, indices) {
     this.o = o
+    this.indices = indices
     this.list = []
+    this.socketSamples = null // the same probes' latency at the socket, in ms (ProbeReader)
     this.samples = null // latency in ms, while measuring
     this.received = 0
     this.walker = setInterval(() => this.#walk(), TICK_MS)
     this.mirror = null // a socket controller copying the players' state (socket phase)
     this.errors = [] // the mirror's refused requests
+    this.plugin = null // the socket phase's packets subscriber
+    this.pluginPackets = 0 // packets it got, times their recipients
   }
 
   async connect (port) {
     const { o } = this
-    for (let i = 0; i < o.clients; i++) {
+    for (const i of this.indices) {
       const username = `b${String(i).padStart(3, '0')}`
       const client = mc.createClient({ host: '127.0.0.1', port, username, version: VERSION, auth: 'offline', hideErrors: true })
+      const reader = new ProbeReader(KEEP_ALIVE_ID, (ns) => { if (this.socketSamples) this.socketSamples.push(Number(ns) / 1e6) })
+      client.once('connect', () => client.socket.prependListener('data', (chunk) => reader.feed(chunk, process.hrtime.bigint())))
       const c = { client, username, index: i, pos: null, angle: (2 * Math.PI * (i % o.group)) / o.group, entityId: null, ended: false }
       client.on('login', (p) => { c.entityId = p.entityId })
       client.on('position', (p) => {
@@ -396,7 +460,7 @@ class Clients {
       client.on('end', () => { c.ended = true })
       client.on('error', () => {})
       this.list.push(c)
-      if (i % 10 === 9) await sleep(100) // a login burst, not a flood
+      if (this.list.length % 10 === 0) await sleep(100) // a login burst, not a flood
     }
     await withTimeout((async () => {
       while (this.list.some((c) => !c.pos)) {
@@ -437,13 +501,68 @@ class Clients {
   }
 
   disconnect () {
-    for (const c of this.list) c.client.end()
+    for (const c of this.list) {
+      c.client.end()
+      setTimeout(() => c.client.socket?.destroy(), 200) // the end of a client whose streams still hold bytes
+    }
     if (this.mirror) for (const c of this.list) this.mirror.send({ op: 'player.leave', player: c.client.uuid })
     this.list = []
   }
 }
 
 // ---------------------------------------------------------------------------------------------
+
+// The probe clients: the last few of the N, in a process of their own, so that what they measure
+// is the path through the forwarder, not the queue of a busy event loop holding the other clients.
+function probeIndices (o) {
+  const count = Math.max(1, Math.min(5, Math.floor(o.clients / 20)))
+  return [...Array(count).keys()].map((k) => o.clients - count + k)
+}
+
+async function runProbe (o) {
+  const clients = new Clients(o, probeIndices(o))
+  process.on('message', async (m) => {
+    try {
+      if (m.op === 'connect') {
+        if (m.mirrorPort) {
+          clients.mirror = await EmoteSimConnection.connect(m.mirrorPort, { role: 'controller', client: 'gate-bench-probe' })
+          clients.mirror.on('error', (e) => clients.errors.push(e.message))
+        }
+        await clients.connect(m.port)
+        process.send({ op: 'connected' })
+      } else if (m.op === 'start') {
+        clients.samples = []
+        clients.socketSamples = []
+        process.send({ op: 'started' })
+      } else if (m.op === 'stop') {
+        process.send({ op: 'stopped', samples: clients.samples, socketSamples: clients.socketSamples, errors: clients.errors.length })
+        clients.samples = null
+        clients.socketSamples = null
+      } else if (m.op === 'disconnect') {
+        clients.disconnect()
+        if (clients.mirror) { await clients.mirror.close(); clients.mirror = null }
+        clients.errors = []
+        process.send({ op: 'disconnected' })
+      }
+    } catch (e) {
+      process.send({ op: 'failed', message: e.stack || e.message })
+    }
+  })
+  process.on('disconnect', () => process.exit(0))
+}
+
+function startProbeProcess (o) {
+  const child = fork(fileURLToPath(import.meta.url), ['--probe', '--clients', String(o.clients), '--group', String(o.group)],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const ask = (message, answer, ms = 60000) => withTimeout(new Promise((resolve, reject) => {
+    const on = (m) => {
+      if (m.op === answer) { child.off('message', on); resolve(m) } else if (m.op === 'failed') { child.off('message', on); reject(new Error(`probe: ${m.message}`)) }
+    }
+    child.on('message', on)
+    child.send(message)
+  }), ms, `the probe clients' ${answer}`)
+  return { child, ask }
+}
 
 async function waitUntil (test, ms, what) {
   const started = Date.now()
@@ -456,6 +575,7 @@ async function waitUntil (test, ms, what) {
 async function main () {
   const o = options(process.argv.slice(2))
   if (o.backend) return runBackend(o)
+  if (o.probe) return runProbe(o)
   const bin = o.bin || emoteSimBinary([])
   const log = (m) => console.log(`gate-bench: ${m}`)
   const cleanups = []
@@ -473,13 +593,18 @@ async function main () {
       args: ['--gate', `bench=127.0.0.1:0=127.0.0.1:${backend.port}`, '--metrics', '127.0.0.1:0']
     })
     cleanups.push(() => sim.stop())
-    const metricsPort = Number(/metrics at http:\/\/127\.0\.0\.1:(\d+)/.exec(sim.output())?.[1])
-    if (!metricsPort) throw new Error(`no metrics address in emote-sim's log:\n${sim.output()}`)
+    // The metrics line may follow the lines startServer waits for.
+    const metricsLine = () => /metrics at http:\/\/127\.0\.0\.1:(\d+)/.exec(sim.output())
+    await waitUntil(async () => metricsLine(), 5000, `the metrics address in emote-sim's log:\n${sim.output()}`)
+    const metricsPort = Number(metricsLine()[1])
     const simPid = sim.process.pid
     log(`backend :${backend.port} (pid ${backend.child.pid}), socat :${socat.port} (pid ${socat.child.pid}), ` +
       `gate :${sim.gatePorts[0]} (emote-sim pid ${simPid}), ${o.clients} clients in groups of ${o.group}`)
-    const clients = new Clients(o)
+    const probes = probeIndices(o)
+    const clients = new Clients(o, [...Array(o.clients).keys()].filter((i) => !probes.includes(i)))
     cleanups.push(() => clearInterval(clients.walker))
+    const probe = startProbeProcess(o)
+    cleanups.push(() => probe.child.kill())
     const phases = ['direct', 'socat', 'gate', 'gate+emotes', 'socket+emotes']
     const gateConnections = async () => {
       const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
@@ -492,9 +617,15 @@ async function main () {
           clients.mirror = await EmoteSimConnection.connect(sim.port, { role: 'controller', client: 'gate-bench' })
           clients.errors = []
           clients.mirror.on('error', (e) => clients.errors.push(e.message))
+          // Where the renderer's packets go without a gate: a plugin's packets subscription.
+          clients.plugin = await EmoteSimConnection.connect(sim.port, { role: 'observer', client: 'gate-bench-plugin' })
+          clients.plugin.on('error', (e) => clients.errors.push(e.message))
+          clients.plugin.on('frame', (f) => { for (const pk of f.packets || []) clients.pluginPackets += pk.to.length })
+          await clients.plugin.request('subscribe', { packets: true, events: [] })
         }
         const t0 = performance.now()
-        await clients.connect(port)
+        await Promise.all([clients.connect(port),
+          probe.ask({ op: 'connect', port, mirrorPort: phase.startsWith('socket') ? sim.port : null }, 'connected', 60000 + 200 * o.clients)])
         const t1 = performance.now()
         await waitUntil(async () => (await backend.stats()).live >= o.clients, 15000, 'the backend to send to every client')
         const t2 = performance.now()
@@ -506,10 +637,14 @@ async function main () {
           gauges: await gauges(metricsPort), at: performance.now()
         }
         clients.samples = []
+        await probe.ask({ op: 'start' }, 'started')
         const received0 = clients.received
+        const pluginPackets0 = clients.pluginPackets
         await sleep(o.seconds * 1000)
-        const samples = clients.samples
+        const probed = await probe.ask({ op: 'stop' }, 'stopped')
+        const samples = clients.samples.concat(probed.samples)
         clients.samples = null
+        const socketSamples = probed.socketSamples.sort((a, b) => a - b)
         const after = {
           sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
           clients: selfCpu(), ticks: await tickHistogram(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
@@ -528,14 +663,19 @@ async function main () {
             clients: (after.clients - before.clients) / wall * 1000
           },
           latency_ms: { samples: samples.length, p50: percentile(samples, 0.5), p90: percentile(samples, 0.9), p99: percentile(samples, 0.99), max: samples.at(-1) ?? NaN },
-          backend: { writes: after.stats.writes - before.stats.writes, mbytes: (after.stats.bytes - before.stats.bytes) / 1e6, skipped: after.stats.skipped - before.stats.skipped },
+          probe_latency_ms: {
+            samples: socketSamples.length, p50: percentile(socketSamples, 0.5), p90: percentile(socketSamples, 0.9),
+            p99: percentile(socketSamples, 0.99), max: socketSamples.at(-1) ?? NaN
+          },
+          backend: { writes: after.stats.writes - before.stats.writes, frames: after.stats.frames - before.stats.frames, mbytes: (after.stats.bytes - before.stats.bytes) / 1e6, skipped: after.stats.skipped - before.stats.skipped },
           tick: tickWindow(before.ticks, after.ticks),
           engine: { players: before.gauges.players, sessions: before.gauges.sessions, displays: before.gauges.displays },
           gate_mbytes: {
             to_client: (after.gauges.gate_to_client - before.gauges.gate_to_client) / 1e6,
             to_backend: (after.gauges.gate_to_backend - before.gauges.gate_to_backend) / 1e6
           },
-          socket_errors: clients.errors.length,
+          socket_errors: clients.errors.length + probed.errors,
+          plugin_packets: clients.pluginPackets - pluginPackets0,
           load1: [before.load, after.load],
           probes_received: clients.received - received0
         }
@@ -544,12 +684,20 @@ async function main () {
         const l = r.latency_ms
         log(`round ${round} ${phase.padEnd(13)} cpu ms/s: emote-sim ${c.emote_sim.toFixed(1)} socat ${c.socat.toFixed(1)} ` +
           `backend ${c.backend.toFixed(0)} clients ${c.clients.toFixed(0)} | latency ms p50 ${l.p50.toFixed(3)} p90 ${l.p90.toFixed(3)} ` +
-          `p99 ${l.p99.toFixed(3)} (${l.samples}) | ${r.backend.mbytes.toFixed(1)} MB, ${r.backend.writes} writes, ${r.backend.skipped} skipped | ` +
+          `p99 ${l.p99.toFixed(3)} (${l.samples}) | probe p50 ${r.probe_latency_ms.p50.toFixed(3)} p90 ${r.probe_latency_ms.p90.toFixed(3)} ` +
+          `p99 ${r.probe_latency_ms.p99.toFixed(3)} (${r.probe_latency_ms.samples}) | ${r.backend.mbytes.toFixed(1)} MB, ${r.backend.frames} frames, ${r.backend.skipped} skipped | ` +
           `tick mean ${r.tick.mean_ms.toFixed(3)} p95 ${r.tick.p95_ms.toFixed(3)} ms (${r.tick.p95_bucket}) | ` +
-          `players ${r.engine.players} sessions ${r.engine.sessions} displays ${r.engine.displays} | load ${r.load1.map((x) => x.toFixed(2)).join('→')}`)
+          `players ${r.engine.players} sessions ${r.engine.sessions} displays ${r.engine.displays} plugin packets ${r.plugin_packets} | load ${r.load1.map((x) => x.toFixed(2)).join('→')}`)
         clients.disconnect()
+        await probe.ask({ op: 'disconnect' }, 'disconnected')
         if (clients.mirror) { await clients.mirror.close(); clients.mirror = null }
-        await waitUntil(async () => (await backend.stats()).players === 0 && (await gateConnections()) === 0, 15000, 'every connection to close')
+        if (clients.plugin) { await clients.plugin.close(); clients.plugin = null }
+        let open = null
+        await waitUntil(async () => {
+          const st = await backend.stats()
+          open = { backend: st.players, names: st.names, gate: await gateConnections() }
+          return open.backend === 0 && open.gate === 0
+        }, 15000, 'every connection to close').catch((e) => { throw new Error(`${e.message}: ${JSON.stringify(open)}`) })
         if (process.env.GATE_BENCH_TRACE) log(`${phase}: joined ${(t1 - t0).toFixed(0)} ms, live ${(t2 - t1).toFixed(0)} ms, closed ${(performance.now() - t2).toFixed(0)} ms after`)
         if (!o.smoke) await sleep(500)
       }
@@ -567,9 +715,13 @@ async function main () {
       }) : []),
       latency_p99_ms: Object.fromEntries(['direct', 'socat', 'gate'].map((ph) => [ph, of(ph, (p) => p.latency_ms.p99)])),
       latency_p50_ms: Object.fromEntries(['direct', 'socat', 'gate'].map((ph) => [ph, of(ph, (p) => p.latency_ms.p50)])),
+      probe_p99_ms: Object.fromEntries(['direct', 'socat', 'gate', 'gate+emotes'].map((ph) => [ph, of(ph, (p) => p.probe_latency_ms.p99)])),
+      probe_p50_ms: Object.fromEntries(['direct', 'socat', 'gate', 'gate+emotes'].map((ph) => [ph, of(ph, (p) => p.probe_latency_ms.p50)])),
       tick_gate_emotes: { mean_ms: of('gate+emotes', (p) => p.tick.mean_ms), p95_ms: of('gate+emotes', (p) => p.tick.p95_ms) },
       tick_socket_emotes: { mean_ms: of('socket+emotes', (p) => p.tick.mean_ms), p95_ms: of('socket+emotes', (p) => p.tick.p95_ms) }
     }
+    summary.gate_added_probe_p99_ms = summary.probe_p99_ms.gate - summary.probe_p99_ms.direct
+    summary.socat_added_probe_p99_ms = summary.probe_p99_ms.socat - summary.probe_p99_ms.direct
     summary.gate_added_p99_ms = summary.latency_p99_ms.gate - summary.latency_p99_ms.direct
     summary.socat_added_p99_ms = summary.latency_p99_ms.socat - summary.latency_p99_ms.direct
     summary.tick_p95_gate_over_socket = summary.tick_gate_emotes.p95_ms / summary.tick_socket_emotes.p95_ms
@@ -581,6 +733,7 @@ async function main () {
       // The benchmark still measures something: every phase's clients got the probes and the
       // backend's traffic, and the gate and socat each carried theirs.
       const bad = result.phases.filter((p) => p.latency_ms.samples < o.clients * o.seconds * 10 || p.backend.writes === 0 ||
+        p.probe_latency_ms.samples < o.seconds * 10 ||
         p.socket_errors > 0 || (p.phase.endsWith('emotes') && !(p.engine.sessions >= 1 && p.engine.displays >= 1)) ||
         (p.phase !== 'direct' && p.phase !== 'socat' && p.engine.players !== o.clients))
       if (bad.length) throw new Error(`phases without traffic: ${bad.map((p) => p.phase).join(', ')}`)
@@ -595,7 +748,7 @@ async function main () {
 }
 
 main().then(() => {
-  if (!process.argv.includes('--backend')) process.exit(0)
+  if (!process.argv.includes('--backend') && !process.argv.includes('--probe')) process.exit(0)
 }, (e) => {
   console.error(`gate-bench: ${e.stack || e.message}`)
   process.exit(1)
