@@ -598,7 +598,8 @@ body_result op_subscribe(checker& c, const Value& m) {
   const std::pair<std::string_view, bool*> flags[] = {{"lossy", &s.lossy},
                                                       {"empty_frames", &s.empty_frames},
                                                       {"matrix", &s.filter.matrix},
-                                                      {"packets", &s.filter.packets}};
+                                                      {"packets", &s.filter.packets},
+                                                      {"audiences", &s.filter.audiences}};
   for (const auto& [name, out] : flags) {
     if (const Value* v = checker::find(m, name)) {
       if (!c.boolean(*v, member_path("$", name), *out)) {
@@ -610,6 +611,11 @@ body_result op_subscribe(checker& c, const Value& m) {
     // render.md §6: a dropped frame would leave the viewers' clients wrong.
     c.fail("$.lossy",
            "cannot be combined with packets (a dropped frame would leave clients wrong)");
+    return std::nullopt;
+  }
+  if (s.filter.audiences && !s.filter.packets) {
+    // render.md §6.1: audiences name the recipients of packet entries.
+    c.fail("$.audiences", "needs packets (it names the recipients of packet entries)");
     return std::nullopt;
   }
   return request_body{subscribe_request{std::move(s)}};

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <optional>
 #include <type_traits>
+#include <unordered_map>
 
 namespace emote::protocol {
 
@@ -551,8 +552,10 @@ void encode_frame(std::string& out, const api::frame& f, bool matrix,
 
 void frame_encoder::begin(const api::frame& f, frame_packets packets) {
   packets_ = packets;
-  packets_member_.clear();
-  packets_ready_ = false;
+  for (std::size_t form = 0; form < 2; ++form) {
+    packets_member_[form].clear();
+    packets_ready_[form] = false;
+  }
   for (api::session_id s : ended_sessions_) {
     session_dimension_.erase(s);
     session_players_.erase(s);
@@ -720,12 +723,13 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
     ++count;
   }
   if (filter.packets && !packets_.empty()) {
-    if (!packets_ready_) {
-      encode_packets_member(packets_member_, packets_);
-      packets_ready_ = true;
+    const std::size_t form = filter.audiences ? 1 : 0;
+    if (!packets_ready_[form]) {
+      encode_packets_member(packets_member_[form], packets_, filter.audiences);
+      packets_ready_[form] = true;
     }
     o.ch(']');
-    o.raw(packets_member_);
+    o.raw(packets_member_[form]);
     o.raw("}\n");
     return;
   }
@@ -752,22 +756,97 @@ std::shared_ptr<const encoded_frame> frame_encoder::encode(const frame_filter& f
   return b;
 }
 
-void encode_packets_member(std::string& out, const frame_packets& packets) {
+namespace {
+
+/// The distinct recipient lists of a frame's entries, in the order of their first entry, and
+/// each entry's index among them. Entries whose lists are the same range of the renderer's
+/// output are matched without reading it; other lists by their contents.
+struct audience_index {
+  std::vector<std::span<const std::uint32_t>> lists;
+  std::vector<std::uint32_t> of_entry;
+
+  explicit audience_index(const render::render_output& r) {
+    std::unordered_map<std::uint64_t, std::uint32_t> by_range;
+    std::unordered_multimap<std::uint64_t, std::uint32_t> by_content;
+    of_entry.reserve(r.entries.size());
+    for (const render::packet_entry& e : r.entries) {
+      const std::uint64_t range = (std::uint64_t{e.to_begin} << 32) | e.to_count;
+      if (const auto it = by_range.find(range); it != by_range.end()) {
+        of_entry.push_back(it->second);
+        continue;
+      }
+      const std::span<const std::uint32_t> to = r.to(e);
+      std::uint64_t h = 0xcbf29ce484222325ULL ^ to.size();
+      for (const std::uint32_t who : to) {
+        h = (h ^ who) * 0x100000001b3ULL;
+      }
+      std::uint32_t index = static_cast<std::uint32_t>(lists.size());
+      for (auto [it, end] = by_content.equal_range(h); it != end; ++it) {
+        if (std::equal(to.begin(), to.end(), lists[it->second].begin(), lists[it->second].end())) {
+          index = it->second;
+          break;
+        }
+      }
+      if (index == lists.size()) {
+        lists.push_back(to);
+        by_content.emplace(h, index);
+      }
+      by_range.emplace(range, index);
+      of_entry.push_back(index);
+    }
+  }
+};
+
+void write_names(json_out& o, std::span<const std::uint32_t> to, const frame_packets& packets) {
+  bool first = true;
+  for (const std::uint32_t who : to) {
+    if (!first) {
+      o.ch(',');
+    }
+    first = false;
+    o.str(who < packets.names.size() ? std::string_view(packets.names[who]) : "");
+  }
+}
+
+} // namespace
+
+void encode_packets_member(std::string& out, const frame_packets& packets, bool audiences) {
   json_out o(out);
+  if (audiences) {
+    // render.md §6.1: every distinct list once, then entries that name one by index.
+    o.raw(R"(,"audiences":[)");
+    if (packets.output == nullptr) {
+      o.raw(R"(],"packets":[])");
+      return;
+    }
+    const render::render_output& r = *packets.output;
+    const audience_index index(r);
+    for (std::size_t k = 0; k < index.lists.size(); ++k) {
+      o.raw(k == 0 ? "[" : ",[");
+      write_names(o, index.lists[k], packets);
+      o.ch(']');
+    }
+    o.raw(R"(],"packets":[)");
+    for (std::size_t i = 0; i < r.entries.size(); ++i) {
+      const render::packet_entry& e = r.entries[i];
+      o.raw(i == 0 ? R"({"audience":)" : R"(,{"audience":)");
+      o.i64(index.of_entry[i]);
+      o.raw(R"(,"protocol":)");
+      o.i64(e.protocol);
+      o.raw(R"(,"data":")");
+      core::append_base64(out, r.bytes(e));
+      o.raw(R"("})");
+    }
+    o.ch(']');
+    return;
+  }
   o.raw(R"(,"packets":[)");
   if (packets.output != nullptr) {
     const render::render_output& r = *packets.output;
     for (std::size_t i = 0; i < r.entries.size(); ++i) {
       const render::packet_entry& e = r.entries[i];
       o.raw(i == 0 ? R"({"to":[)" : R"(,{"to":[)");
-      bool first = true;
-      for (const std::uint32_t who : r.to(e)) {
-        if (!first) {
-          o.ch(',');
-        }
-        first = false;
-        o.str(who < packets.names.size() ? std::string_view(packets.names[who]) : "");
-      }
+      write_names(o, r.to(e), packets);
       o.raw(R"(],"protocol":)");
       o.i64(e.protocol);
       o.raw(R"(,"data":")");

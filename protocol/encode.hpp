@@ -55,6 +55,9 @@ struct frame_filter {
   /// `"packets": true` (render.md §6): frames carry the viewers' packet entries after the events,
   /// and a frame with packets goes out even when no event passes.
   bool packets = false;
+  /// `"audiences": true` with packets (render.md §6.1): each distinct recipient list is named
+  /// once per frame in `audiences` and entries refer to it by index instead of a `to` list.
+  bool audiences = false;
   friend bool operator==(const frame_filter&, const frame_filter&) = default;
 };
 
@@ -80,8 +83,10 @@ struct frame_packets {
   [[nodiscard]] bool empty() const noexcept { return output == nullptr || output->entries.empty(); }
 };
 
-/// Append `,"packets":[{"to":[...],"protocol":P,"data":"<base64>"},...]`.
-void encode_packets_member(std::string& out, const frame_packets& packets);
+/// Append `,"packets":[{"to":[...],"protocol":P,"data":"<base64>"},...]`; with `audiences`
+/// (render.md §6.1) `,"audiences":[[...],...],"packets":[{"audience":K,"protocol":P,...},...]`,
+/// each distinct recipient list named once, in the order of its first entry.
+void encode_packets_member(std::string& out, const frame_packets& packets, bool audiences = false);
 
 /// The same line with `,"dropped":N` before its closing brace (lossy subscribers).
 std::string with_dropped(std::string_view frame_line, std::uint64_t dropped);
@@ -136,8 +141,8 @@ private:
   const api::frame* frame_ = nullptr;
   core::cache_options caches_;
   frame_packets packets_;
-  std::string packets_member_; ///< encode_packets_member of packets_, once per frame
-  bool packets_ready_ = false;
+  std::string packets_member_[2]; ///< encode_packets_member of packets_ (to lists, audiences)
+  bool packets_ready_[2] = {false, false};
   // Per event of the current frame: its dimension, or empty when it has none (worked out on the
   // first dimension-filtered encode of the frame).
   std::vector<std::string_view> event_dimension_;

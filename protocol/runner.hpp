@@ -40,6 +40,9 @@ public:
   }
   /// Run the rest of the tick; the frame stays valid until the next apply() or step().
   virtual const api::frame& step() = 0;
+  /// Whether anyone will receive the packets of the next step()s (render.md §6; until said
+  /// otherwise, yes): a host told no builds none, with the same tracking and warnings.
+  virtual void want_packets(bool wanted) { (void)wanted; }
 
   [[nodiscard]] virtual sim::state_snapshot state(const sim::state_query& query) const = 0;
   [[nodiscard]] virtual std::vector<emote_summary> list() const = 0;

@@ -199,6 +199,7 @@ struct renderer::impl {
   std::vector<metadata_entry> entries;
   api::session_id group = 0;
   bool in_group = false;
+  bool building = true; ///< this step's packets are received (step()'s build_packets)
   std::vector<display*> changed;
   static constexpr std::uint32_t no_act = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> slot_act; ///< per viewer slot: its index in `act`, or no_act
@@ -1014,7 +1015,7 @@ struct renderer::impl {
       // one grouped (the same bits, nothing grouped since) is that grouping again.
       const std::uint64_t* bits = trackers.words(d->row);
       const std::size_t stride = trackers.stride();
-      if (!(last_audience_serial == group_serial && last_audience_bits.size() == stride &&
+      if (building && !(last_audience_serial == group_serial && last_audience_bits.size() == stride &&
             std::equal(bits, bits + stride, last_audience_bits.begin()))) {
         audience_of(*d);
         if (!audience.empty()) {
@@ -1024,7 +1025,7 @@ struct renderer::impl {
         last_audience_bits.assign(bits, bits + stride);
         last_audience_serial = group_serial;
       }
-      if (!last_audience_empty) {
+      if (!last_audience_empty && building) {
         if (d->moved) {
           grouped_step([&](std::size_t ver, byte_writer& w) {
             write_absolute_move(w, *vers[ver], d->entity_id, d->pos, d->yaw);
@@ -1560,8 +1561,10 @@ struct renderer::impl {
     out = nullptr;
   }
 
-  void step(const api::frame& f, std::span<const world::player_state* const> ps, render_output& o) {
+  void step(const api::frame& f, std::span<const world::player_state* const> ps, render_output& o,
+            bool build_packets) {
     o.clear();
+    building = build_packets;
     out = &o;
     players = ps;
     tick = f.tick;
@@ -1590,6 +1593,13 @@ struct renderer::impl {
     event_pass(f);
     tracking_pass();
     end_sessions(f);
+    if (!building) {
+      // What changes state (spawns, destroys, arrivals; rare) was built as usual, so the
+      // warnings of its encodes are the same; none of it is kept.
+      o.entries.clear();
+      o.recipients.clear();
+      o.data.clear();
+    }
     out = nullptr;
   }
 };
@@ -1600,8 +1610,8 @@ renderer::renderer(render_config config, std::span<const version_table* const> t
 renderer::~renderer() = default;
 
 void renderer::step(const api::frame& f, std::span<const world::player_state* const> players,
-                    render_output& out) {
-  impl_->step(f, players, out);
+                    render_output& out, bool build_packets) {
+  impl_->step(f, players, out, build_packets);
 }
 
 void renderer::resync(std::span<const std::string> players) {

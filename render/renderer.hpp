@@ -101,9 +101,11 @@ public:
   renderer& operator=(const renderer&) = delete;
 
   /// Process one frame (after the engine's step) with every online player in join order. `out`
-  /// is cleared first.
+  /// is cleared first. With `build_packets` false nobody will receive this step's packets
+  /// (render.md §6): the tracker sets and the warnings are exactly those of a step that builds
+  /// them, but no move, look or metadata update is built and `out` keeps only the warnings.
   void step(const api::frame& f, std::span<const world::player_state* const> players,
-            render_output& out);
+            render_output& out, bool build_packets = true);
 
   /// render.resync (render.md §4 rule 5): the next tracking pass resyncs these viewers.
   void resync(std::span<const std::string> players);

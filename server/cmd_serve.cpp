@@ -154,9 +154,9 @@ int cmd_serve(std::span<const std::string_view> argv) {
       server.internal_line(id, std::move(line));
     };
     gates = std::make_unique<gate_service>(io, std::move(hooks), sh.sim(), cfg.limits);
-    server.on_tick([g = gates.get()](const api::frame& f, const protocol::frame_packets& p) {
-      g->after_tick(f, p);
-    });
+    server.on_tick([g = gates.get()](const api::frame& f,
+                                     const protocol::frame_packets& p) { g->after_tick(f, p); },
+                   [g = gates.get()] { return g->wants_packets(); });
     if (auto err = gates->open(cfg.gates)) {
       spdlog::critical("{}", *err);
       return 1;

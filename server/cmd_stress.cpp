@@ -156,6 +156,14 @@ int cmd_stress(std::span<const std::string_view> argv) {
     }
     options.compression_threshold = t;
   }
+  if (!populated_selected(args)) {
+    for (const std::string_view only : {"area", "seed", "unread"}) {
+      if (args.has(only)) {
+        std::fprintf(stderr, "emote-sim stress: --%s needs --players\n", std::string(only).c_str());
+        return 2;
+      }
+    }
+  }
   options.paced = !args.has("unpaced");
   options.parallel = !args.has("serial");
   options.simd = !args.has("scalar");

@@ -62,7 +62,7 @@ api::reply engine_host::apply(const api::input& in) {
 const api::frame& engine_host::step() {
   api::frame& f = engine_->step();
   engine_->players(players_);
-  renderer_.step(f, players_, packets_);
+  renderer_.step(f, players_, packets_, want_packets_);
   // render.md §5.4: the renderer's warnings come last in the frame.
   for (auto& w : packets_.warnings) {
     f.events.emplace_back(std::move(w));

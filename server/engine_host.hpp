@@ -27,6 +27,7 @@ public:
     return engine_->last_unmatched();
   }
   const api::frame& step() override;
+  void want_packets(bool wanted) override { want_packets_ = wanted; }
   [[nodiscard]] sim::state_snapshot state(const sim::state_query& query) const override;
   [[nodiscard]] std::vector<protocol::emote_summary> list() const override;
   [[nodiscard]] std::optional<protocol::emote_details> info(std::string_view id) const override;
@@ -63,6 +64,7 @@ private:
   std::vector<const world::player_state*> players_; ///< join order, at the last step
   std::vector<std::string> player_names_;           ///< their keys, when packets were made
   render::render_output packets_;
+  bool want_packets_ = true;
   render::render_output snapshot_; ///< packet_snapshot()'s
 };
 

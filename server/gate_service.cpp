@@ -505,6 +505,10 @@ std::vector<protocol::listen_address> gate_service::bound() const {
   return out;
 }
 
+bool gate_service::wants_packets() const noexcept {
+  return std::any_of(gates_.begin(), gates_.end(), [](const auto& g) { return !g->players.empty(); });
+}
+
 void gate_service::after_tick(const api::frame& f, const protocol::frame_packets& packets) {
   if (gates_.empty()) {
     return;

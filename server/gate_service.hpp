@@ -51,6 +51,9 @@ public:
   /// renderer addressed to gate players, written to their clients in list order (gate.md §5).
   void after_tick(const api::frame& f, const protocol::frame_packets& packets);
 
+  /// Whether some gate has a player, who receives packets (render.md §6).
+  [[nodiscard]] bool wants_packets() const noexcept;
+
   /// Stop accepting and close every pair (their players leave).
   void close();
 

@@ -611,7 +611,22 @@ void hub::continue_steps() {
   drain();
 }
 
+bool hub::packets_wanted() const {
+  if (rec_ != nullptr && !rec_->failed() && rec_->with_frames()) {
+    return true;
+  }
+  if (on_tick_ && (!on_tick_wants_ || on_tick_wants_())) {
+    return true;
+  }
+  return std::any_of(clients_.begin(), clients_.end(), [](const auto& c) {
+    return c.second.sub && c.second.sub->filter.packets && c.second.conn && !c.second.disconnected;
+  });
+}
+
 void hub::run_tick() {
+  const bool wanted = packets_wanted();
+  host_.want_packets(wanted);
+  metrics_.render_unbuilt_ticks_total += wanted ? 0 : 1;
   const api::frame& f = host_.step();
   const bool has_events = !f.events.empty();
   const protocol::frame_packets packets = host_.packets();

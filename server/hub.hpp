@@ -113,10 +113,16 @@ public:
   // player.* ops (error forbidden, gate.md §9).
   std::uint64_t attach_internal(std::string name, std::function<void(std::string_view)> on_line);
   void internal_line(std::uint64_t id, std::string line);
-  /// Called after every tick with its frame and packets (the gate writes them to its players).
-  void on_tick(std::function<void(const api::frame&, const protocol::frame_packets&)> f) {
+  /// Called after every tick with its frame and packets (the gate writes them to its players);
+  /// `wants_packets` says before each tick whether it will read them (render.md §6; none: yes).
+  void on_tick(std::function<void(const api::frame&, const protocol::frame_packets&)> f,
+               std::function<bool()> wants_packets = {}) {
     on_tick_ = std::move(f);
+    on_tick_wants_ = std::move(wants_packets);
   }
+  /// Whether anyone will receive the next tick's packets: a packets subscriber, a recording with
+  /// frames, or the on_tick listener (render.md §6). The renderer builds none otherwise.
+  [[nodiscard]] bool packets_wanted() const;
 
   [[nodiscard]] std::size_t connection_count() const noexcept { return clients_.size(); }
   /// Bytes queued for writing over every open connection (bounded by the outbound budgets).
@@ -228,6 +234,7 @@ private:
   log_limit failures_;    ///< protocol.md §3: `internal` and `molang_error` lines per op and code
 
   std::function<void(const api::frame&, const protocol::frame_packets&)> on_tick_;
+  std::function<bool()> on_tick_wants_;
 
   std::uint64_t closed_bytes_in_ = 0;
   std::uint64_t closed_bytes_out_ = 0;

@@ -144,6 +144,9 @@ std::string metrics::render() const {
   scalar(out, "emote_sim_render_resyncs_total",
          "Viewer resyncs made (at most one per viewer per 20 ticks).", "counter",
          render_resyncs_total);
+  scalar(out, "emote_sim_render_unbuilt_ticks_total",
+         "Ticks whose packets nobody would receive, so none were built (render.md §6).", "counter",
+         render_unbuilt_ticks_total);
   scalar(out, "emote_sim_reloads_total", "Successful emote.reload requests.", "counter",
          reloads_total);
   scalar(out, "emote_sim_reload_failures_total", "Failed emote.reload requests (old catalog kept).",

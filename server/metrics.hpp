@@ -63,6 +63,7 @@ struct metrics {
   std::int64_t render_snapshots_waiting = 0;
   std::uint64_t render_resync_requests_total = 0;
   std::uint64_t render_resyncs_total = 0;
+  std::uint64_t render_unbuilt_ticks_total = 0; ///< ticks whose packets nobody received
   std::uint64_t reloads_total = 0;
   std::uint64_t reload_failures_total = 0;
   /// `--record`: 1 once a write error stopped the recording (protocol.md §8); -1 when not

@@ -38,6 +38,8 @@ constexpr cli_option populated_options_list[] = {
     value_option("area", "S",
                  "populated server: the players' square is S x S blocks (default 2000)"),
     value_option("seed", "N", "populated server: the seed of positions, walks and Animations (0)"),
+    flag_option("unread", "populated server: nobody receives packets; the renderer tracks\n"
+                          "without building them, as serve does with no packets subscriber"),
 };
 
 } // namespace
@@ -71,6 +73,7 @@ std::string parse_populated_options(const cli_args& args, populated_options& o) 
     return "--seed must be a 64-bit integer";
   }
   o.pipelined = !args.has("serial"); // --serial: render on the Engine's thread
+  o.unread = args.has("unread");
   return {};
 }
 
@@ -281,7 +284,7 @@ struct populated_run::impl {
 
   void render_held() {
     current ^= 1;
-    renderer.step(held_frame, held_players, outs[current]);
+    renderer.step(held_frame, held_players, outs[current], !opt.unread);
     held_frame.events.clear(); // here rather than on the Engine's thread
   }
 
@@ -289,7 +292,7 @@ struct populated_run::impl {
     // As engine_host::step: the renderer sees the frame and the online players in join order.
     engine.players(online);
     current ^= 1;
-    renderer.step(*frame, online, outs[current]);
+    renderer.step(*frame, online, outs[current], !opt.unread);
   }
 };
 
@@ -488,6 +491,7 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   r.area = options.area;
   r.warmup = options.warmup;
   r.pipelined = options.pipelined && options.ticks > 0 && options.warmup > 0;
+  r.unread = options.unread;
 
   const std::int64_t s0 = now_ns();
   populated_run run(std::move(catalog), options);
@@ -642,6 +646,8 @@ std::string populated_report_json(const populated_report& r) {
   j.i64(r.warmup);
   j.raw(",\"pipelined\":");
   j.boolean(r.pipelined);
+  j.raw(",\"unread\":");
+  j.boolean(r.unread);
   num(",\"mspt\":{\"avg\":", r.mspt.avg);
   num(",\"p95\":", r.mspt.p95);
   num(",\"max\":", r.mspt.max);
@@ -695,7 +701,10 @@ std::string populated_report_text(const populated_report& r) {
       r.players, r.area, r.area, r.mspt.sampled, static_cast<long long>(r.ticks), r.elapsed_s,
       r.observed_tps, static_cast<long long>(r.warmup), r.mspt.avg, r.mspt.p95, r.mspt.median,
       r.mspt.max, r.split_ms.engine, r.split_ms.render, r.split_ms.read,
-      r.pipelined ? "render and read pipelined on a second thread" : "one thread", r.sessions.avg,
+      r.unread      ? "nobody receives: no packets built"
+      : r.pipelined ? "render and read pipelined on a second thread"
+                    : "one thread",
+      r.sessions.avg,
       r.sessions.min, static_cast<unsigned long long>(r.plays),
       static_cast<unsigned long long>(r.play_failures),
       static_cast<unsigned long long>(r.other_stops), r.displays.avg,

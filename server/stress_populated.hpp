@@ -67,6 +67,9 @@ struct populated_options {
   /// Render and read tick k on a second thread while the Engine runs tick k+1 (the packets are
   /// the same; a sample is then the longer of the two, see docs/guide/performance.md).
   bool pipelined = true;
+  /// `--unread`: nobody receives packets (render.md §6): the renderer tracks as `serve` does
+  /// with no packets subscriber, builds no packets, and the recipient reads nothing.
+  bool unread = false;
 };
 
 /// The command-line options of the populated mode (`--players`, `--area`, `--seed`).
@@ -132,6 +135,7 @@ struct populated_report {
   std::int64_t ticks = 0; ///< sampled
   std::int64_t warmup = 0;
   bool pipelined = false; ///< tick k rendered and read while the Engine ran tick k+1
+  bool unread = false;    ///< nobody received packets (none built)
   rules::stress_summary mspt;
   double elapsed_s = 0;
   double observed_tps = 0;

@@ -516,6 +516,11 @@ TEST_CASE("subscribe with packets; render.resync") {
       std::get<subscribe_request>(ok(R"({"op":"subscribe"})").body).subscription.filter.packets);
   // K27: packets and lossy cannot go together.
   bad(R"({"op":"subscribe","packets":true,"lossy":true})", "$.lossy");
+  // render.md §6.1: audiences only with packets.
+  CHECK(std::get<subscribe_request>(ok(R"({"op":"subscribe","packets":true,"audiences":true})").body)
+            .subscription.filter.audiences);
+  bad(R"({"op":"subscribe","audiences":true})", "$.audiences");
+  bad(R"({"op":"subscribe","packets":true,"audiences":1})", "$.audiences");
 
   auto all = ok(R"({"op":"render.resync"})");
   CHECK(std::get<render_resync_request>(all.body).all);

@@ -619,3 +619,44 @@ TEST_CASE("every encoded line is valid JSON") {
   CHECK_FALSE(emote::json::parse_wire(std::string_view(s).substr(0, s.size() - 1), d));
   CHECK(d["events"].Size() == 3);
 }
+
+TEST_CASE("packets with audiences: each recipient list once, entries by index (render.md §6.1)") {
+  render::render_output r;
+  r.data = "abcdef";
+  // Entries 0 and 2 share a range; entry 3 has another range with the same names as entry 0;
+  // entry 1 has its own list.
+  r.recipients = {0, 1, 2, 0, 1};
+  r.entries.push_back(render::packet_entry{769, 0, 2, 0, 1});
+  r.entries.push_back(render::packet_entry{775, 2, 1, 1, 2});
+  r.entries.push_back(render::packet_entry{769, 0, 2, 3, 1});
+  r.entries.push_back(render::packet_entry{769, 3, 2, 4, 2});
+  const std::vector<std::string> names{"alice", "bob", "carol"};
+  const frame_packets p{&r, names};
+  std::string with;
+  encode_packets_member(with, p, true);
+  CHECK(with == R"(,"audiences":[["alice","bob"],["carol"]],"packets":[)"
+                R"({"audience":0,"protocol":769,"data":"YQ=="},)"
+                R"({"audience":1,"protocol":775,"data":"YmM="},)"
+                R"({"audience":0,"protocol":769,"data":"ZA=="},)"
+                R"({"audience":0,"protocol":769,"data":"ZWY="}])");
+  // The same entries with to lists: every list spelled out.
+  std::string without;
+  encode_packets_member(without, p);
+  CHECK(without == R"(,"packets":[{"to":["alice","bob"],"protocol":769,"data":"YQ=="},)"
+                   R"({"to":["carol"],"protocol":775,"data":"YmM="},)"
+                   R"({"to":["alice","bob"],"protocol":769,"data":"ZA=="},)"
+                   R"({"to":["alice","bob"],"protocol":769,"data":"ZWY="}])");
+  // A frame encoder keeps both forms apart.
+  api::frame f;
+  f.tick = 3;
+  frame_encoder enc;
+  enc.begin(f, p);
+  frame_filter plain;
+  plain.packets = true;
+  frame_filter named = plain;
+  named.audiences = true;
+  CHECK(enc.encode(plain)->line.find(R"("to":["alice","bob"])") != std::string::npos);
+  CHECK(enc.encode(named)->line.find(R"("audiences":[["alice","bob"],["carol"]])") !=
+        std::string::npos);
+  CHECK(enc.encode(named)->packet_count == 4);
+}

@@ -72,6 +72,7 @@ struct fixture {
   render_output out;
   std::uint64_t serial = 0;
   bool allow_undecoded = false; ///< item stacks with data components (the reader skips none)
+  bool build_packets = true;    ///< step()'s: false when nobody receives the packets
 
   explicit fixture(render_config c = render_config{}) : cfg(c), r(std::make_unique<renderer>(c)) {}
 
@@ -114,7 +115,7 @@ struct fixture {
     for (const auto& p : players) {
       ptrs.push_back(&p);
     }
-    r->step(f, ptrs, out);
+    r->step(f, ptrs, out, build_packets);
     std::vector<got> list;
     for (const packet_entry& e : out.entries) {
       got g;

@@ -1015,3 +1015,67 @@ TEST_CASE("snapshot: every viewer's tracked state for one subscriber; later step
     CHECK(fx.out.entries.size() == twin.out.entries.size());
   }
 }
+
+TEST_CASE("a step nobody receives builds no packets, yet tracks and warns as one that does "
+          "(render.md §6)") {
+  // Two renderers fed the same frames; `quiet` is told for the first steps that nobody receives
+  // its packets. Its warnings and tracker sets (seen through snapshots) must not differ, and once
+  // it builds again its output must be the other's.
+  fixture loud, quiet;
+  for (fixture* f : {&loud, &quiet}) {
+    f->add("alice", 769);
+    f->add("bob", 775, 40, 0);
+    f->add("walker", 769, 400, 0);
+  }
+  quiet.build_packets = false;
+  std::vector<std::vector<api::event>> frames;
+  api::ev_display_spawn odd = spawn_event(1, 3);
+  odd.item_display = "no_such_mode"; // a warning, once per protocol
+  frames.push_back({spawn_event(1, 1), spawn_event(1, 2, api::display_kind::text), odd});
+  for (int k = 1; k < 8; ++k) {
+    api::ev_display_move mv;
+    mv.session = 1;
+    mv.position = {static_cast<double>(k) * 25, 64, 0};
+    api::transform_record t = identity_transform();
+    t.translation = {0, static_cast<float>(k), 0};
+    frames.push_back({mv, transform_update(2, t, k)});
+  }
+  frames.push_back({spawn_event(2, 4, api::display_kind::block)});
+  std::size_t warned = 0;
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    // The walker comes into range and leaves again while nobody receives.
+    loud.get("walker").pos.x = quiet.get("walker").pos.x = 400.0 - static_cast<double>(k) * 50;
+    loud.step(frames[k]);
+    quiet.step(frames[k]);
+    CHECK(quiet.out.entries.empty());
+    CHECK(quiet.out.recipients.empty());
+    CHECK(quiet.out.data.empty());
+    REQUIRE(quiet.out.warnings.size() == loud.out.warnings.size());
+    for (std::size_t w = 0; w < loud.out.warnings.size(); ++w) {
+      CHECK(quiet.out.warnings[w].message == loud.out.warnings[w].message);
+      CHECK(quiet.out.warnings[w].protocol == loud.out.warnings[w].protocol);
+    }
+    warned += loud.out.warnings.size();
+    CHECK_FALSE(loud.out.entries.empty());
+    render_output a, b;
+    loud.r->snapshot(a);
+    quiet.r->snapshot(b);
+    CHECK(a.data == b.data);
+    CHECK(a.recipients == b.recipients);
+    CHECK(a.entries.size() == b.entries.size());
+  }
+  CHECK(warned == 2); // the item display mode, on 769 and on 775
+  // Receiving again: the same bytes as the renderer that always built them.
+  quiet.build_packets = true;
+  for (int k = 0; k < 3; ++k) {
+    api::ev_display_move mv;
+    mv.session = 1;
+    mv.position = {static_cast<double>(k), 64, 1};
+    loud.step({mv});
+    quiet.step({mv});
+    CHECK_FALSE(quiet.out.entries.empty());
+    CHECK(quiet.out.data == loud.out.data);
+    CHECK(quiet.out.recipients == loud.out.recipients);
+    CHECK(quiet.out.entries.size() == loud.out.entries.size());
+  }
+}

@@ -436,6 +436,38 @@ TEST_CASE("[engine] server: a packets subscriber gets a snapshot for itself only
   CHECK(metrics.find("emote_sim_render_snapshots_waiting 1\n") != std::string::npos);
 }
 
+TEST_CASE("[engine] server: with nobody receiving packets none are built; a later subscriber's "
+          "snapshot brings it up to date (render.md §6)") {
+  engine_server s;
+  auto plugin = s.client();
+  conversation p(plugin);
+  p.ok(R"("op":"player.join","player":"alice","position":[0.5,64,0.5],"protocol":769,)"
+       R"("entity_id":42)");
+  p.ok(R"("op":"emote.play","player":"alice","emote":"t:wave")");
+  p.ok(R"("op":"clock.step","ticks":3)"); // spawned and moving, nobody receiving
+  const auto metric = [&](const std::string& name) {
+    std::promise<std::string> text;
+    boost::asio::post(s.io, [&] { text.set_value(s.m.render()); });
+    const std::string all = text.get_future().get();
+    const auto at = all.find("\n" + name + " ");
+    REQUIRE_MESSAGE(at != std::string::npos, all);
+    return std::stoll(all.substr(at + name.size() + 2));
+  };
+  CHECK(metric("emote_sim_render_unbuilt_ticks_total") == 3);
+  p.ok(R"("op":"subscribe","packets":true)");
+  p.other.clear();
+  p.ok(R"("op":"clock.step","ticks":2)");
+  CHECK(metric("emote_sim_render_unbuilt_ticks_total") == 3); // a subscriber: built
+  const auto* v = emote::render::find_version(769);
+  const std::int32_t spawn =
+      v->packet_ids[static_cast<std::size_t>(emote::render::packet_kind::spawn_entity)];
+  const auto frames = frames_of(p.other);
+  REQUIRE_FALSE(frames.empty());
+  // The snapshot spawns what alice tracks: the emote's displays, spawned while nobody received.
+  const auto first = packet_ids_for(frames.front(), "alice");
+  CHECK(std::count(first.begin(), first.end(), spawn) > 0);
+}
+
 TEST_CASE("[engine] server: render.resync resyncs a viewer at most once per 20 ticks "
           "(render.md §4 rule 5)") {
   engine_server s;
