@@ -56,12 +56,16 @@ export interface SimEvent {
   [field: string]: unknown
 }
 
-export interface PacketEntry { to: string[], protocol: number, data: string }
+/** One packet entry (render.md §6): `to` lists its players, or, for a subscription with
+ * `audiences` (render.md §6.1), `audience` indexes the frame's `audiences`. */
+export interface PacketEntry { to?: string[], audience?: number, protocol: number, data: string }
 
 export interface Frame {
   op: 'frame'
   tick: number
   events: SimEvent[]
+  /** Each distinct recipient list once (a subscription with `audiences`, render.md §6.1). */
+  audiences?: string[][]
   packets?: PacketEntry[]
   dropped?: number
   /** The line as the server sent it (not enumerable). */
@@ -115,6 +119,9 @@ export interface SubscribeFilter {
   emptyFrames?: boolean
   matrix?: boolean
   packets?: boolean
+  /** With packets: entries name an index into the frame's `audiences` instead of a `to` list
+   * (render.md §6.1). */
+  audiences?: boolean
 }
 
 export interface ReconnectOptions {
@@ -248,7 +255,10 @@ export declare function matcher (what: Selector): (event: SimEvent) => boolean
 export declare function describeSelector (what: Selector): string
 /** A partner's placement `distance` blocks (≤ 2) in front of an initiator, facing it (players.md §7.4). */
 export declare function facingPartner (position: Vec3, yaw: number, distance?: number): { position: Vec3, yaw: number }
-/** render.md §6: one viewer's packets of a frame, in order. */
+/** An entry's players: its `to` list or the frame's `audiences[entry.audience]`; a RangeError
+ * naming the tick and the index when there is no such audience (render.md §6.1). */
+export declare function entryRecipients (frame: Frame, entry: PacketEntry): string[]
+/** render.md §6: one viewer's packets of a frame, in order (either form of §6.1). */
 export declare function viewerPackets (frame: Frame, player: string): Array<{ protocol: number, data: Buffer }>
 export declare function readVarInt (buf: Uint8Array, pos?: number): [number, number]
 export declare function packetId (packet: Uint8Array): number

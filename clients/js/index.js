@@ -111,10 +111,24 @@ export function matcher (what) {
 
 // -- packets (render.md §6) ------------------------------------------------------------------
 
+/** The players an entry of `frame` goes to: its `to` list, or with `audience` (a subscription
+ * with `audiences`, render.md §6.1) the frame's `audiences[audience]`. Throws a RangeError naming
+ * the tick and the index when the frame has no such audience. */
+export function entryRecipients (frame, entry) {
+  if (entry.audience === undefined) return entry.to
+  const list = frame.audiences?.[entry.audience]
+  if (!Number.isInteger(entry.audience) || !Array.isArray(list)) {
+    throw new RangeError(`frame of tick ${frame.tick}: packet entry names audience ${JSON.stringify(entry.audience)}, ` +
+      `but the frame has ${frame.audiences?.length ?? 0} audiences (render.md §6.1)`)
+  }
+  return list
+}
+
 /** The packets of `frame` for one viewer, in the order it must receive them: [{protocol, data}],
- * each `data` one packet (packet id varint + fields, no length prefix). */
+ * each `data` one packet (packet id varint + fields, no length prefix). Reads entries with `to`
+ * lists and those naming an audience (render.md §6.1) alike. */
 export function viewerPackets (frame, player) {
-  return (frame.packets ?? []).filter((e) => e.to.includes(player))
+  return (frame.packets ?? []).filter((e) => entryRecipients(frame, e).includes(player))
     .map((e) => ({ protocol: e.protocol, data: Buffer.from(e.data, 'base64') }))
 }
 
@@ -620,9 +634,11 @@ export class Client {
   ping () { return this.request('ping') }
 
   /**
-   * subscribe: {events, dimensions, players, lossy, emptyFrames, matrix, packets}. players: a
-   * list of player keys, or 'own' for the players this client joined (kept up to date as it joins
-   * and leaves them). Replaces the previous subscription; sent again after a reconnect.
+   * subscribe: {events, dimensions, players, lossy, emptyFrames, matrix, packets, audiences}.
+   * players: a list of player keys, or 'own' for the players this client joined (kept up to date
+   * as it joins and leaves them). audiences (with packets, render.md §6.1): each recipient list
+   * once per frame, entries by index; viewerPackets reads both forms. Replaces the previous
+   * subscription; sent again after a reconnect.
    */
   subscribe (filter = {}) {
     this._subscription = { ...filter }
@@ -633,6 +649,7 @@ export class Client {
     const f = this._subscription
     const fields = { lossy: !!f.lossy, empty_frames: !!(f.emptyFrames ?? f.empty_frames), matrix: !!f.matrix }
     if (f.packets) fields.packets = true
+    if (f.audiences) fields.audiences = true
     if (f.events) fields.events = [...f.events]
     if (f.dimensions) fields.dimensions = [...f.dimensions]
     if (f.players === 'own') {

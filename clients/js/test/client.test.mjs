@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
-  connect, Client, ConnectionClosedError, EmoteSimError, ERROR_CODES, TimeoutError, facingPartner, packetId,
-  parseAddress, readVarInt, viewerPackets
+  connect, Client, ConnectionClosedError, EmoteSimError, ERROR_CODES, TimeoutError, entryRecipients, facingPartner,
+  packetId, parseAddress, readVarInt, viewerPackets
 } from '../index.js'
 import { ROOT, startServer, Server } from './server.mjs'
 
@@ -35,6 +35,42 @@ test('addresses and varints', () => {
   assert.deepEqual(readVarInt(Buffer.from([0xdd, 0xc7, 0x01])), [25565, 3])
   assert.deepEqual(readVarInt(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f])), [-1, 5])
   assert.throws(() => readVarInt(Buffer.from([0x80])), /truncated/)
+})
+
+test('viewer packets: audiences and to lists give the same packets (render.md §6.1)', () => {
+  const data = [Buffer.from([0x00]), Buffer.from([0x5c, 0x01]), Buffer.from([0x2f, 0x02, 0x03]), Buffer.from([0x00])]
+    .map((b) => b.toString('base64'))
+  const toForm = {
+    op: 'frame', tick: 7, events: [],
+    packets: [
+      { to: ['alice', 'bob'], protocol: 769, data: data[0] },
+      { to: ['carol'], protocol: 775, data: data[1] },
+      { to: ['alice', 'bob'], protocol: 769, data: data[2] },
+      { to: ['bob', 'carol'], protocol: 769, data: data[3] }
+    ]
+  }
+  const audienceForm = {
+    op: 'frame', tick: 7, events: [],
+    audiences: [['alice', 'bob'], ['carol'], ['bob', 'carol']],
+    packets: [
+      { audience: 0, protocol: 769, data: data[0] },
+      { audience: 1, protocol: 775, data: data[1] },
+      { audience: 0, protocol: 769, data: data[2] },
+      { audience: 2, protocol: 769, data: data[3] }
+    ]
+  }
+  for (const player of ['alice', 'bob', 'carol', 'dave']) {
+    assert.deepEqual(viewerPackets(audienceForm, player), viewerPackets(toForm, player), player)
+  }
+  assert.deepEqual(viewerPackets(audienceForm, 'bob').map((x) => [...x.data]), [[0x00], [0x2f, 0x02, 0x03], [0x00]])
+  assert.deepEqual(entryRecipients(audienceForm, audienceForm.packets[3]), ['bob', 'carol'])
+  for (const audience of [3, -1, 0.5, '0']) {
+    const bad = { ...audienceForm, packets: [{ audience, protocol: 769, data: data[0] }] }
+    assert.throws(() => viewerPackets(bad, 'alice'), (e) => e instanceof RangeError &&
+      e.message.includes('tick 7') && e.message.includes(`audience ${JSON.stringify(audience)}`))
+  }
+  assert.throws(() => viewerPackets({ tick: 8, packets: [{ audience: 0, protocol: 769, data: data[0] }] }, 'a'),
+    /tick 8.*audience 0.*0 audiences/)
 })
 
 describe('a manual-clock server', () => {
@@ -209,6 +245,29 @@ describe('a manual-clock server', () => {
     c.on('frame', (f) => packets.push(...viewerPackets(f, 'vp-a')))
     await p.play('sample:wave')
     await c.step(2)
+    assert.ok(packets.length > 0)
+    assert.ok(packets.every((x) => x.protocol === 769 && Buffer.isBuffer(x.data)))
+    assert.equal(packetId(packets[0].data), 0x00) // a spawn bundle opens
+    await p.leave()
+  })
+
+  test('viewer packets with audiences', async () => {
+    const c = await open()
+    await c.subscribe({ packets: true, audiences: true, players: ['va-a'] })
+    const p = await c.players.join('va-a', { position: [650, 64, 0], protocol: 769, entity_id: 43 })
+    const packets = []
+    const frames = []
+    c.on('frame', (f) => {
+      if (f.packets?.length) frames.push(f)
+      packets.push(...viewerPackets(f, 'va-a'))
+    })
+    await p.play('sample:wave')
+    await c.step(2)
+    assert.ok(frames.length > 0)
+    for (const f of frames) {
+      assert.ok(Array.isArray(f.audiences))
+      assert.ok(f.packets.every((e) => e.to === undefined && Number.isInteger(e.audience)))
+    }
     assert.ok(packets.length > 0)
     assert.ok(packets.every((x) => x.protocol === 769 && Buffer.isBuffer(x.data)))
     assert.equal(packetId(packets[0].data), 0x00) // a spawn bundle opens

@@ -1,6 +1,7 @@
 """What the blocking and the asyncio clients share: addresses, errors, event matching, packets."""
 
 import base64
+import json
 import math
 import socket
 
@@ -67,11 +68,13 @@ def hello_line(role, token, client, protocol=1):
 
 
 def subscribe_fields(events=None, dimensions=None, players=None, lossy=False, empty_frames=False,
-                     matrix=False, packets=False):
+                     matrix=False, packets=False, audiences=False):
     """The fields of a `subscribe` request (protocol.md §4)."""
     fields = {"lossy": lossy, "empty_frames": empty_frames, "matrix": matrix}
     if packets:
         fields["packets"] = True  # render.md §6; not with lossy
+    if audiences:
+        fields["audiences"] = True  # render.md §6.1; with packets
     if events is not None:
         fields["events"] = list(events)
     if dimensions is not None:
@@ -266,11 +269,27 @@ class SessionTracker:
 # -- packets (render.md §6) -------------------------------------------------------------------
 
 
+def entry_recipients(frame, entry):
+    """The players a packet entry of `frame` goes to: its "to" list, or with "audience" (a
+    subscription with audiences, render.md §6.1) the frame's "audiences"[audience]. Raises
+    ValueError naming the tick and the index when the frame has no such audience."""
+    if "audience" not in entry:
+        return entry["to"]
+    index = entry["audience"]
+    audiences = frame.get("audiences") or []
+    if type(index) is not int or not 0 <= index < len(audiences):
+        raise ValueError(f"frame of tick {frame.get('tick')}: packet entry names audience "
+                         f"{json.dumps(index)}, but the frame has {len(audiences)} audiences "
+                         "(render.md §6.1)")
+    return audiences[index]
+
+
 def viewer_packets(frame, player):
     """The packets of `frame` for one viewer, in the order it must receive them: a list of
-    (protocol, bytes), each bytes one packet (packet id varint + fields, no length prefix)."""
+    (protocol, bytes), each bytes one packet (packet id varint + fields, no length prefix). Reads
+    entries with "to" lists and those naming an audience (render.md §6.1) alike."""
     return [(e["protocol"], base64.b64decode(e["data"]))
-            for e in frame.get("packets", ()) if player in e["to"]]
+            for e in frame.get("packets", ()) if player in entry_recipients(frame, e)]
 
 
 def read_varint(data, pos=0):

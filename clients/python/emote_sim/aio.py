@@ -385,10 +385,10 @@ class AsyncClient(ClientBase):
         return await self.request("ping")
 
     async def subscribe(self, events=None, dimensions=None, players=None, lossy=False,
-                        empty_frames=False, matrix=False, packets=False):
+                        empty_frames=False, matrix=False, packets=False, audiences=False):
         self._remember_subscription(events=events, dimensions=dimensions, players=players,
                                     lossy=lossy, empty_frames=empty_frames, matrix=matrix,
-                                    packets=packets)
+                                    packets=packets, audiences=audiences)
         return await self._resubscribe()
 
     async def _resubscribe(self):

@@ -17,7 +17,8 @@ wait_for(), and their events go to the handlers registered with on() as they are
 
 Viewers (render.md): join a player with `protocol=769` (and `entity_id`, `name`, ...), subscribe
 with `packets=True`, and `viewer_packets(frame, "alice")` gives that player's packets in order as
-(protocol, bytes); `packet_id(bytes)` reads the packet id.
+(protocol, bytes); `packet_id(bytes)` reads the packet id. `audiences=True` as well names each
+recipient list once per frame (render.md §6.1); `viewer_packets` reads both forms.
 
 `python3 -m emote_sim ADDRESS` is an interactive session: it reads requests as JSON lines from
 stdin (the hello is sent for you) and prints every line the server sends.
@@ -434,13 +435,13 @@ class Client(ClientBase):
         return self.request("ping")
 
     def subscribe(self, events=None, dimensions=None, players=None, lossy=False,
-                  empty_frames=False, matrix=False, packets=False):
+                  empty_frames=False, matrix=False, packets=False, audiences=False):
         """subscribe (protocol.md §4). players: a list of player keys, or "own" for the players
         this client joined (kept up to date as it joins and leaves players). Replaces the previous
         subscription; it is sent again after a reconnect."""
         self._remember_subscription(events=events, dimensions=dimensions, players=players,
                                     lossy=lossy, empty_frames=empty_frames, matrix=matrix,
-                                    packets=packets)
+                                    packets=packets, audiences=audiences)
         return self._resubscribe()
 
     def _resubscribe(self):

@@ -4,6 +4,7 @@ reconnecting after a restart, and the asyncio flavour. Run: python3 -m unittest 
 clients/python/tests (CTest: client.python)."""
 
 import asyncio
+import base64
 import json
 import os
 import shutil
@@ -17,7 +18,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from emote_sim import (ERROR_CODES, Client, ConnectionClosed, EmoteSimError,  # noqa: E402
-                       facing_partner, packet_id, viewer_packets)
+                       entry_recipients, facing_partner, packet_id, viewer_packets)
 from emote_sim import aio  # noqa: E402
 from server import ROOT, Server  # noqa: E402
 
@@ -28,6 +29,46 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 EXTRA_EMOTE["id"] = "test:blink"
 EXTRA_EMOTE["settings"]["cooldown"] = "0t"
 EXTRA_EMOTE["settings"]["playback"] = {"mode": "once", "loop_delay": "0t"}
+
+
+class Audiences(unittest.TestCase):
+    """render.md §6.1 on literal frames: the audiences form gives every viewer the packets the
+    same frame gives with to lists."""
+
+    DATA = [base64.b64encode(bytes(b)).decode() for b in ([0x00], [0x5C, 0x01], [0x2F, 0x02, 0x03],
+                                                          [0x00])]
+    TO_FORM = {"op": "frame", "tick": 7, "events": [], "packets": [
+        {"to": ["alice", "bob"], "protocol": 769, "data": DATA[0]},
+        {"to": ["carol"], "protocol": 775, "data": DATA[1]},
+        {"to": ["alice", "bob"], "protocol": 769, "data": DATA[2]},
+        {"to": ["bob", "carol"], "protocol": 769, "data": DATA[3]}]}
+    AUDIENCE_FORM = {"op": "frame", "tick": 7, "events": [],
+                     "audiences": [["alice", "bob"], ["carol"], ["bob", "carol"]], "packets": [
+                         {"audience": 0, "protocol": 769, "data": DATA[0]},
+                         {"audience": 1, "protocol": 775, "data": DATA[1]},
+                         {"audience": 0, "protocol": 769, "data": DATA[2]},
+                         {"audience": 2, "protocol": 769, "data": DATA[3]}]}
+
+    def test_same_packets(self):
+        for player in ("alice", "bob", "carol", "dave"):
+            self.assertEqual(viewer_packets(self.AUDIENCE_FORM, player),
+                             viewer_packets(self.TO_FORM, player), player)
+        self.assertEqual(viewer_packets(self.AUDIENCE_FORM, "bob"),
+                         [(769, b"\x00"), (769, b"\x2f\x02\x03"), (769, b"\x00")])
+        self.assertEqual(entry_recipients(self.AUDIENCE_FORM, self.AUDIENCE_FORM["packets"][3]),
+                         ["bob", "carol"])
+
+    def test_bad_index(self):
+        for index in (3, -1, 0.5, "0", True):
+            bad = dict(self.AUDIENCE_FORM,
+                       packets=[{"audience": index, "protocol": 769, "data": self.DATA[0]}])
+            with self.assertRaises(ValueError) as cm:
+                viewer_packets(bad, "alice")
+            self.assertIn("tick 7", str(cm.exception))
+            self.assertIn(f"audience {json.dumps(index)}", str(cm.exception))
+        with self.assertRaisesRegex(ValueError, r"tick 8.*audience 0.*0 audiences"):
+            viewer_packets({"tick": 8, "packets": [{"audience": 0, "protocol": 769, "data": ""}]},
+                           "a")
 
 
 class ManualClock(unittest.TestCase):
@@ -240,6 +281,24 @@ class ManualClock(unittest.TestCase):
         p.play("sample:wave")
         c.step(2)
         mine = [pk for f in c.frames(timeout=0.2) for pk in viewer_packets(f, "vp-a")]
+        self.assertTrue(mine)
+        self.assertTrue(all(proto == 769 for proto, _ in mine))
+        self.assertEqual(packet_id(mine[0][1]), 0x00)  # a spawn bundle opens
+        p.leave()
+
+    def test_viewer_packets_with_audiences(self):
+        c = self.client()
+        c.subscribe(packets=True, audiences=True, players=["va-a"])
+        p = c.players.join("va-a", position=[650, 64, 0], protocol=769, entity_id=43)
+        p.play("sample:wave")
+        c.step(2)
+        frames = [f for f in c.frames(timeout=0.2) if f.get("packets")]
+        self.assertTrue(frames)
+        for f in frames:
+            self.assertIsInstance(f["audiences"], list)
+            self.assertTrue(all("to" not in e and isinstance(e["audience"], int)
+                                for e in f["packets"]))
+        mine = [pk for f in frames for pk in viewer_packets(f, "va-a")]
         self.assertTrue(mine)
         self.assertTrue(all(proto == 769 for proto, _ in mine))
         self.assertEqual(packet_id(mine[0][1]), 0x00)  # a spawn bundle opens

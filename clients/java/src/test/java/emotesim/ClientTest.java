@@ -3,6 +3,7 @@ package emotesim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import emotesim.client.Client;
 import emotesim.client.EmoteSimException;
 import emotesim.client.ErrorCodes;
 import emotesim.client.Frame;
+import emotesim.client.PacketEntry;
 import emotesim.client.PacketIds;
 import emotesim.client.PlayResult;
 import emotesim.client.PlayerState;
@@ -231,6 +233,37 @@ class ClientTest {
       get(ping);
     } finally {
       mine.shutdown();
+    }
+  }
+
+  @Test
+  void viewerPacketsWithAudiences() throws Exception {
+    try (Client c = connect(server.tcp)) {
+      // The option reaches the server: without packets it is refused there (render.md §6.1).
+      assertEquals("$.audiences", error("bad_request", c.subscribe(Subscription.of().audiences(true))).path());
+      List<Frame> frames = new CopyOnWriteArrayList<>();
+      c.onFrame(frames::add);
+      get(c.subscribe(Subscription.of().packets(true).audiences(true).players(List.of("va-a"))));
+      get(c.join("va-a", PlayerState.of().position(1650, 64, 0).protocol(769).entityId(43)));
+      get(c.play("va-a", "sample:wave"));
+      get(c.step(2));
+      get(c.ping()); // the frames of the steps came before this reply
+      List<PacketEntry> mine = new ArrayList<>();
+      boolean shared = false;
+      for (Frame f : frames) {
+        mine.addAll(f.packetsFor("va-a"));
+        // One viewer: every entry names the one audience, read once and shared (a to list each
+        // would be a list of its own).
+        for (PacketEntry e : f.packets()) {
+          assertSame(f.packets().get(0).to(), e.to());
+          shared |= e != f.packets().get(0);
+        }
+      }
+      assertTrue(shared, "a frame with two entries");
+      assertFalse(mine.isEmpty());
+      assertTrue(mine.stream().allMatch(e -> e.protocol() == 769 && e.to().equals(List.of("va-a"))));
+      assertEquals(c.packetIds().get(769).bundleDelimiter(), mine.get(0).packetId()); // a spawn bundle opens
+      get(c.leave("va-a"));
     }
   }
 

@@ -332,10 +332,14 @@ public final class Client implements AutoCloseable {
         }
       }
     } else if ("frame".equals(op)) {
-      Frame f = parseFrame(msg);
-      for (Consumer<Frame> l : frameListeners) {
-        guarded(() -> l.accept(f));
-      }
+      // A frame that cannot be read (an audience index it does not have) goes to the thread's
+      // uncaught-exception handler, as a listener's exception does, and reaches no listener.
+      guarded(() -> {
+        Frame f = parseFrame(msg);
+        for (Consumer<Frame> l : frameListeners) {
+          guarded(() -> l.accept(f));
+        }
+      });
     }
   }
 
@@ -356,21 +360,59 @@ public final class Client implements AutoCloseable {
         events.add(e.getAsJsonObject());
       }
     }
+    long tick = msg.get("tick").getAsLong();
+    // render.md §6.1: with audiences, each recipient list once; its entries share that list.
+    List<List<String>> audiences = new ArrayList<>();
+    JsonElement au = msg.get("audiences");
+    if (au != null && au.isJsonArray()) {
+      for (JsonElement a : au.getAsJsonArray()) {
+        audiences.add(keys(a.getAsJsonArray()));
+      }
+    }
     List<PacketEntry> packets = new ArrayList<>();
     JsonElement pk = msg.get("packets");
     if (pk != null && pk.isJsonArray()) {
       for (JsonElement e : pk.getAsJsonArray()) {
         JsonObject o = e.getAsJsonObject();
-        List<String> to = new ArrayList<>();
-        for (JsonElement k : o.getAsJsonArray("to")) {
-          to.add(k.getAsString());
+        List<String> to;
+        JsonElement a = o.get("audience");
+        if (a == null) {
+          to = keys(o.getAsJsonArray("to"));
+        } else {
+          int index = audienceIndex(a, audiences.size());
+          if (index < 0) {
+            throw new IllegalArgumentException("frame of tick " + tick + ": packet entry names audience "
+                + a + ", but the frame has " + audiences.size() + " audiences (render.md §6.1)");
+          }
+          to = audiences.get(index);
         }
-        packets.add(new PacketEntry(List.copyOf(to), o.get("protocol").getAsInt(),
+        packets.add(new PacketEntry(to, o.get("protocol").getAsInt(),
             Base64.getDecoder().decode(o.get("data").getAsString())));
       }
     }
     long dropped = msg.has("dropped") ? msg.get("dropped").getAsLong() : 0;
-    return new Frame(msg.get("tick").getAsLong(), List.copyOf(events), List.copyOf(packets), dropped);
+    return new Frame(tick, List.copyOf(events), List.copyOf(packets), dropped);
+  }
+
+  private static List<String> keys(JsonArray array) {
+    List<String> out = new ArrayList<>();
+    for (JsonElement k : array) {
+      out.add(k.getAsString());
+    }
+    return List.copyOf(out);
+  }
+
+  /** An entry's audience index when it is an integer in [0, count), else -1. */
+  private static int audienceIndex(JsonElement a, int count) {
+    if (!a.isJsonPrimitive() || !a.getAsJsonPrimitive().isNumber()) {
+      return -1;
+    }
+    String text = a.getAsString(); // as written in the frame
+    if (!text.matches("[0-9]{1,9}")) {
+      return -1;
+    }
+    int index = Integer.parseInt(text);
+    return index < count ? index : -1;
   }
 
   private void lost(Conn c, String reason) {

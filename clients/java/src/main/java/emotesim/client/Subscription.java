@@ -54,6 +54,15 @@ public final class Subscription {
     return this;
   }
 
+  /**
+   * With {@code packets}: each recipient list is sent once per frame and entries name it by index
+   * (render.md §6.1), which the client resolves, so {@link PacketEntry#to()} reads the same.
+   */
+  public Subscription audiences(boolean audiences) {
+    fields.addProperty("audiences", audiences);
+    return this;
+  }
+
   public JsonObject toJson() {
     return fields.deepCopy();
   }
