@@ -255,6 +255,48 @@ struct renderer::impl {
   };
   std::vector<hidden_at> hidden_by_x; ///< the tracking pass's hidden players, ascending x
   std::vector<std::uint32_t> hidden_near;
+  std::vector<std::uint64_t> now_epochs; ///< the tracking pass's hidden players near a viewer
+  /// The epochs a viewer was sent before this step: an open-addressing set reset per viewer by
+  /// a stamp (a hide's epoch is never 0).
+  struct epoch_set {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> slots; ///< (epoch, stamp)
+    std::uint64_t stamp = 0;
+    std::size_t mask = 0;
+    void reset(std::size_t count) {
+      const std::size_t cap = std::bit_ceil(std::max<std::size_t>(16, 2 * count));
+      if (slots.size() < cap) {
+        slots.assign(cap, {0, 0});
+        stamp = 0;
+      }
+      mask = cap - 1;
+      ++stamp;
+    }
+    [[nodiscard]] std::size_t home(std::uint64_t e) const noexcept {
+      return static_cast<std::size_t>((e * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+    }
+    void insert(std::uint64_t e) {
+      for (std::size_t i = home(e);; i = (i + 1) & mask) {
+        if (slots[i].second != stamp) {
+          slots[i] = {e, stamp};
+          return;
+        }
+        if (slots[i].first == e) {
+          return;
+        }
+      }
+    }
+    [[nodiscard]] bool contains(std::uint64_t e) const noexcept {
+      for (std::size_t i = home(e);; i = (i + 1) & mask) {
+        if (slots[i].second != stamp) {
+          return false;
+        }
+        if (slots[i].first == e) {
+          return true;
+        }
+      }
+    }
+  } seen_before;
+  std::vector<std::uint64_t> near_bits; ///< the hidden players near a viewer, by join order
   std::uint64_t hide_epoch = 0;
 
   impl(render_config c, std::span<const version_table* const> tables) : cfg(c), vers(tables) {
@@ -1255,11 +1297,8 @@ struct renderer::impl {
       if (a->p != p) {
         audience.push_back(a);
         if (ev.hidden) {
-          auto& seen = a->v->hidden_seen;
-          const std::pair<std::string, std::uint64_t> entry{ev.player, epoch};
-          if (std::find(seen.begin(), seen.end(), entry) == seen.end()) {
-            seen.push_back(entry);
-          }
+          // The epoch is this hide's own: no viewer has an entry for it yet.
+          a->v->hidden_seen.emplace_back(ev.player, epoch);
         }
       }
     }
@@ -1455,14 +1494,38 @@ struct renderer::impl {
       if (a.rp2 >= 0 && !hidden_by_x.empty()) {
         const double rp = std::sqrt(a.rp2);
         const double x = a.p->pos.x;
+        near_bits.assign((hidden_count + 63) / 64, 0);
         auto it = std::lower_bound(hidden_by_x.begin(), hidden_by_x.end(), x - rp - 1,
                                    [](const hidden_at& h, double bound) { return h.x < bound; });
         for (; it != hidden_by_x.end() && it->x <= x + rp + 1; ++it) {
           if (within(a, it->dim, it->x, it->z, a.rp2)) {
-            hidden_near.push_back(it->index);
+            near_bits[it->index / 64] |= std::uint64_t{1} << (it->index % 64);
           }
         }
-        std::sort(hidden_near.begin(), hidden_near.end());
+        // In join order: the bits ascending.
+        for (std::size_t w = 0; w < near_bits.size(); ++w) {
+          for (std::uint64_t b = near_bits[w]; b != 0; b &= b - 1) {
+            hidden_near.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(b))));
+          }
+        }
+      }
+      // A hide's epoch is distinct for every hide, so it names (player, hide) alone. A viewer
+      // near the same hidden players as last step (the usual case in a crowd) has nothing to
+      // send and keeps its list.
+      now_epochs.clear();
+      for (const std::uint32_t k : hidden_near) {
+        if (hidden_now_list[k].p != a.p) {
+          now_epochs.push_back(hidden_now_list[k].epoch);
+        }
+      }
+      if (now_epochs.size() == v.hidden_seen.size() &&
+          std::equal(now_epochs.begin(), now_epochs.end(), v.hidden_seen.begin(),
+                     [](std::uint64_t e, const auto& seen) { return e == seen.second; })) {
+        continue;
+      }
+      seen_before.reset(v.hidden_seen.size());
+      for (const auto& seen : v.hidden_seen) {
+        seen_before.insert(seen.second);
       }
       for (const std::uint32_t k : hidden_near) {
         hidden_now& h = hidden_now_list[k];
@@ -1470,8 +1533,7 @@ struct renderer::impl {
           continue;
         }
         now_seen.emplace_back(h.p->id, h.epoch);
-        if (std::find(v.hidden_seen.begin(), v.hidden_seen.end(), now_seen.back()) !=
-            v.hidden_seen.end()) {
+        if (seen_before.contains(h.epoch)) {
           continue;
         }
         // render.md §5.5: the flags, then the blank equipment, built once per version.
