@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Checks the objects `kubectl kustomize deploy/kubernetes/base` renders (scripts/check-kubernetes)
-against docs/guide/deployment.md ("Kubernetes"):
+"""Checks the objects `kubectl kustomize deploy/kubernetes/base` (and `.../gate`) renders
+(scripts/check-kubernetes) against docs/guide/deployment.md ("Kubernetes", and "Kubernetes: the
+gate as the backend's sidecar"):
 
 * a StatefulSet whose pod runs the backend and the emote-sim sidecar; the sidecar runs the image
   of this version (`serve`), listens on loopback only (EMOTE_SIM_LISTEN=127.0.0.1:...), reads its
@@ -11,9 +12,17 @@ against docs/guide/deployment.md ("Kubernetes"):
 * every ConfigMap and Secret the pod names is rendered (the generators' hashed names agree);
 * the ConfigMap's emote files load with `emote-sim check` without an error;
 * the Service exposes the players' port and the metrics port, never emote-sim's protocol port;
-* the tokens come from a Secret.
-Usage: check-kubernetes.py RENDERED.yaml EMOTE_SIM WORKDIR. Ends with "N passed, M failed".
+* the tokens come from a Secret;
+* the whole configuration the sidecar gets (every EMOTE_SIM_* of its ConfigMap and Secret) is
+  accepted by emote-sim (`emote-sim list` with that environment);
+* with --gate (deploy/kubernetes/gate): EMOTE_SIM_GATE is LISTEN=BACKEND with BACKEND on the pod's
+  loopback at the port the backend container declares and is told to use (SERVER_PORT, offline
+  mode); the Service's players' port targets the gate's port (declared by the sidecar alone, not
+  by the backend); a NetworkPolicy selecting the pod admits only the gate's and the metrics port;
+  the sidecar's CPU request is at least the base layout's.
+Usage: check-kubernetes.py [--gate BASE_RENDERED.yaml] RENDERED.yaml EMOTE_SIM WORKDIR. Ends with "N passed, M failed".
 """
+import os
 import pathlib
 import re
 import subprocess
@@ -34,8 +43,18 @@ def check(ok, what):
         print("FAIL:", what)
 
 
+def cpu_millis(q):
+    q = str(q)
+    return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
+
+
 def main():
-    rendered, emote_sim, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+    args = sys.argv[1:]
+    gate = args[0] == "--gate"
+    base_rendered = None
+    if gate:
+        base_rendered, args = args[1], args[2:]
+    rendered, emote_sim, work = args[0], args[1], pathlib.Path(args[2])
     docs = [d for d in yaml.safe_load_all(open(rendered)) if d]
     by_kind = {}
     for d in docs:
@@ -112,8 +131,60 @@ def main():
     ports = {p["port"] for s in svcs for p in s["spec"]["ports"]}
     check(9464 in ports and 25565 in ports, f"the Service exposes the players' and the metrics port ({sorted(ports)})")
     check(25580 not in ports, "the Service does not expose emote-sim's protocol port")
+
+    # The sidecar's whole configuration, as the container gets it, is one emote-sim accepts.
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith("EMOTE_SIM_")}
+    run_env.update({k: str(v) for k, (_, v) in env.items() if k.startswith("EMOTE_SIM_")})
+    run_env["EMOTE_SIM_EMOTES"] = str(folder)
+    r = subprocess.run([emote_sim, "list"], capture_output=True, text=True, env=run_env)
+    check(r.returncode == 0, f"emote-sim accepts the sidecar's configuration ({r.stderr.strip()[:300] or 'list ran'})")
+
+    if gate:
+        base = [d for d in yaml.safe_load_all(open(base_rendered)) if d and d["kind"] == "StatefulSet"]
+        base_c = next(x for x in base[0]["spec"]["template"]["spec"]["containers"] if x["name"] == "emote-sim")
+        check_gate(by_kind, containers, env, svcs, c, base_c["resources"]["requests"]["cpu"])
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def check_gate(by_kind, containers, env, svcs, sidecar, base_cpu):
+    value = str(env.get("EMOTE_SIM_GATE", ("", ""))[1])
+    m = re.fullmatch(r"(?:[A-Za-z0-9_-]+=)?([0-9.]+):([0-9]+)=127\.0\.0\.1:([0-9]+)", value)
+    check(m is not None, f"EMOTE_SIM_GATE is one gate LISTEN=127.0.0.1:PORT (got {value!r})")
+    if not m:
+        return
+    gate_port, backend_port = int(m.group(2)), int(m.group(3))
+    backends = [x for n, x in containers.items() if n != "emote-sim"]
+    check(len(backends) == 1, "one backend container beside the sidecar")
+    backend = backends[0] if backends else {}
+    bports = {p.get("containerPort") for p in backend.get("ports", [])}
+    benv = {e["name"]: e.get("value") for e in backend.get("env", [])}
+    check(bports == {backend_port} and benv.get("SERVER_PORT") == str(backend_port),
+          f"the backend listens on the gate's BACKEND port {backend_port} (declares {sorted(bports)}, "
+          f"SERVER_PORT={benv.get('SERVER_PORT')})")
+    check(str(benv.get("ONLINE_MODE", "")).upper() == "FALSE",
+          "the backend runs in offline mode (the gate reads the connection; the proxy authenticates)")
+    players = next((p for s in svcs for p in s["spec"]["ports"] if p["port"] == 25565), {})
+    target = players.get("targetPort")
+    sidecar_ports = {p.get("name"): p.get("containerPort") for p in sidecar.get("ports", [])}
+    check(target in sidecar_ports and sidecar_ports[target] == gate_port or target == gate_port,
+          f"the Service's players' port targets the gate's port {gate_port} (targetPort {target!r})")
+    check(not any(p.get("name") == target or p.get("containerPort") == gate_port for p in backend.get("ports", [])),
+          "the backend declares neither the Service's target nor the gate's port")
+    pods = [d for d in by_kind.get("StatefulSet", [])]
+    labels = pods[0]["spec"]["template"]["metadata"].get("labels", {}) if pods else {}
+    policies = [d for d in by_kind.get("NetworkPolicy", [])
+                if all(labels.get(k) == v for k, v in d["spec"]["podSelector"].get("matchLabels", {}).items())]
+    check(len(policies) == 1, "a NetworkPolicy selects the pod")
+    if policies:
+        spec = policies[0]["spec"]
+        allowed = {p.get("port") for rule in spec.get("ingress", []) for p in rule.get("ports", [])}
+        open_rule = any(not rule.get("ports") for rule in spec.get("ingress", []))
+        check("Ingress" in spec.get("policyTypes", []) and not open_rule and allowed == {gate_port, 9464},
+              f"it admits only the gate's port and metrics from outside the pod (ports {sorted(map(str, allowed))})")
+    req = sidecar.get("resources", {}).get("requests", {})
+    check(cpu_millis(req.get("cpu", "0")) > cpu_millis(base_cpu),
+          f"the sidecar requests more CPU than without the gate ({req.get('cpu')} > {base_cpu})")
 
 
 if __name__ == "__main__":
