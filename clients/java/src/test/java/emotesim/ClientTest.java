@@ -144,8 +144,16 @@ class ClientTest {
       get(c.cooldownClear(null));
       get(c.update("op-a", PlayerState.of().yaw(0)));
       get(c.join("op-b", PlayerState.of().position(1000, 64, 1.2).yaw(180)));
-      assertEquals(PlayResult.Role.INITIATOR, get(c.play("op-a", "sample:handshake")).role());
+      PlayResult offer = get(c.play("op-a", "sample:handshake"));
+      assertEquals(PlayResult.Role.INITIATOR, offer.role());
+      assertEquals(null, offer.unmatched()); // no other offer was open
       get(c.step(5));
+      // Ten blocks away, op-c cannot join op-a's offer: it makes its own, and the reply says why.
+      get(c.join("op-c", PlayerState.of().position(1010, 64, 0).yaw(90)));
+      PlayResult far = get(c.play("op-c", "sample:handshake"));
+      assertEquals(PlayResult.Role.INITIATOR, far.role());
+      assertEquals(new PlayResult.Unmatched(offer.session(), "op-a", "too_far"), far.unmatched());
+      get(c.leave("op-c"));
       assertEquals(PlayResult.Role.PARTNER, get(c.play("op-b", "sample:handshake")).role());
       get(c.step(60));
       get(c.stopAll());

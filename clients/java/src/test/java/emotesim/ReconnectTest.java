@@ -9,6 +9,7 @@ import com.google.gson.JsonObject;
 import emotesim.client.Client;
 import emotesim.client.ConnectionClosedException;
 import emotesim.client.ConnectionListener;
+import emotesim.client.EmoteSimException;
 import emotesim.client.Frame;
 import emotesim.client.PlayerState;
 import emotesim.client.Subscription;
@@ -19,37 +20,48 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * emote-sim killed and started again on the same port: the request in flight fails with a clear
  * exception, requests while disconnected fail at once, and the client reconnects, joins its players
- * again, subscribes again and resyncs, after which the viewer's packets flow again.
+ * again, subscribes again and resyncs, after which the viewer's packets flow again (on both
+ * clocks). A restarted server that refuses the hello, or none at all, ends the retries with
+ * {@code reconnectFailed}.
  */
 class ReconnectTest {
-  @Test
-  void restartReconnectsRejoinsAndResyncs() throws Exception {
-    try (ServerProcess s = ServerProcess.start("manual")) {
+  /** Records what the client tells its ConnectionListener, in order. */
+  static ConnectionListener recorder(BlockingQueue<String> happened, List<Throwable> causes) {
+    return new ConnectionListener() {
+      @Override
+      public void disconnected(String reason) {
+        happened.add("disconnected " + reason);
+      }
+
+      @Override
+      public void reconnected(JsonObject welcome, List<String> rejoined, long viewers) {
+        happened.add("reconnected " + rejoined + " viewers " + viewers);
+      }
+
+      @Override
+      public void reconnectFailed(Throwable cause) {
+        causes.add(cause);
+        happened.add("failed");
+      }
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"manual", "realtime"})
+  void restartReconnectsRejoinsAndResyncs(String clock) throws Exception {
+    try (ServerProcess s = ServerProcess.start(clock)) {
       String address = s.tcp;
       BlockingQueue<String> happened = new LinkedBlockingQueue<>();
       BlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
       try (Client c = Client.connect(address, new Client.Options().timeout(Duration.ofSeconds(5))
           .reconnect(Duration.ofMillis(50), Duration.ofMillis(400), Duration.ofSeconds(30)))) {
-        c.onConnection(new ConnectionListener() {
-          @Override
-          public void disconnected(String reason) {
-            happened.add("disconnected " + reason);
-          }
-
-          @Override
-          public void reconnected(JsonObject welcome, List<String> rejoined, long viewers) {
-            happened.add("reconnected " + rejoined + " viewers " + viewers);
-          }
-
-          @Override
-          public void reconnectFailed(Throwable cause) {
-            happened.add("failed " + cause);
-          }
-        });
+        c.onConnection(recorder(happened, new java.util.concurrent.CopyOnWriteArrayList<>()));
         c.onFrame(frames::add);
         c.subscribe(Subscription.of().packets(true)).get(10, TimeUnit.SECONDS);
         c.join("alice", PlayerState.of().position(0, 64, 0).protocol(769).entityId(7).name("alice"),
@@ -81,16 +93,75 @@ class ReconnectTest {
         // The new server knows alice, a viewer on her last protocol, and the subscription is back.
         JsonObject state = c.state("alice").get(10, TimeUnit.SECONDS);
         assertEquals("alice", state.getAsJsonArray("players").get(0).getAsJsonObject().get("player").getAsString());
+        assertEquals(clock.equals("manual"), c.manualClock());
         frames.clear();
         c.play("alice", "sample:wave").get(10, TimeUnit.SECONDS);
-        c.step(2).get(10, TimeUnit.SECONDS);
-        c.ping().get(10, TimeUnit.SECONDS);
         List<Integer> protocols = new java.util.ArrayList<>();
-        for (Frame f : frames) {
-          f.packetsFor("alice").forEach(p -> protocols.add(p.protocol()));
+        if (clock.equals("manual")) {
+          c.step(2).get(10, TimeUnit.SECONDS);
+          c.ping().get(10, TimeUnit.SECONDS); // the frames of the steps came before this reply
+          for (Frame f : frames) {
+            f.packetsFor("alice").forEach(p -> protocols.add(p.protocol()));
+          }
+        } else {
+          // The realtime clock ticks on its own: wait for the frame with the emote's spawns.
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (protocols.isEmpty() && System.nanoTime() < deadline) {
+            Frame f = frames.poll(100, TimeUnit.MILLISECONDS);
+            if (f != null) {
+              f.packetsFor("alice").forEach(p -> protocols.add(p.protocol()));
+            }
+          }
         }
         assertFalse(protocols.isEmpty(), "the subscription with packets was restored");
         assertEquals(java.util.Set.of(775), java.util.Set.copyOf(protocols));
+      }
+    }
+  }
+
+  @Test
+  void aRefusedHelloEndsTheRetries() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual")) {
+      BlockingQueue<String> happened = new LinkedBlockingQueue<>();
+      List<Throwable> causes = new java.util.concurrent.CopyOnWriteArrayList<>();
+      try (Client c = Client.connect(s.tcp, new Client.Options().timeout(Duration.ofSeconds(5))
+          .reconnect(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ZERO))) {
+        c.onConnection(recorder(happened, causes));
+        s.kill();
+        assertEquals("disconnected closed", happened.poll(10, TimeUnit.SECONDS));
+        // It comes back wanting a controller token this client does not have.
+        s.extra.addAll(List.of("--auth-controller-token", "s3cret"));
+        s.listen(s.tcp);
+        assertEquals("failed", happened.poll(20, TimeUnit.SECONDS));
+        EmoteSimException refused = assertInstanceOf(EmoteSimException.class, causes.get(0));
+        assertEquals("unauthorized", refused.code());
+        // No further tries: it stays down, and says so at once.
+        ServerProcess.sleep(600);
+        assertFalse(c.connected());
+        assertEquals(null, happened.poll());
+        Throwable down = Client.cause(org.junit.jupiter.api.Assertions.assertThrows(
+            java.util.concurrent.ExecutionException.class, () -> c.ping().get(1, TimeUnit.SECONDS)));
+        assertInstanceOf(ConnectionClosedException.class, down);
+      }
+    }
+  }
+
+  @Test
+  void noServerWithinTheTimeoutEndsTheRetries() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual")) {
+      BlockingQueue<String> happened = new LinkedBlockingQueue<>();
+      List<Throwable> causes = new java.util.concurrent.CopyOnWriteArrayList<>();
+      try (Client c = Client.connect(s.tcp, new Client.Options().timeout(Duration.ofSeconds(5))
+          .reconnect(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(800)))) {
+        c.onConnection(recorder(happened, causes));
+        long killed = System.nanoTime();
+        s.kill();
+        assertEquals("disconnected closed", happened.poll(10, TimeUnit.SECONDS));
+        assertEquals("failed", happened.poll(10, TimeUnit.SECONDS));
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+        assertTrue(waited >= 500 && waited < 5000, "gave up after " + waited + " ms");
+        assertTrue(causes.get(0).getMessage().contains("gave up"), causes.get(0).getMessage());
+        assertFalse(c.connected());
       }
     }
   }

@@ -473,6 +473,7 @@ public final class Client implements AutoCloseable {
 
   /** After a reconnect: join the known players again, subscribe again, resync. */
   private void restore() {
+    Conn restoring = conn;
     List<String> rejoined = new ArrayList<>();
     long viewers = 0;
     try {
@@ -506,7 +507,13 @@ public final class Client implements AutoCloseable {
         viewers = await(send("render.resync", new JsonObject())).get("viewers").getAsLong();
       }
     } catch (ConnectionClosedException e) {
-      return; // dropped again: lost() started the next attempt
+      // Dropped again: lost() started the next attempt. Or a reply timed out on a connection that
+      // is still open: close it, so that lost() starts the next attempt rather than leaving a
+      // connection whose players and subscription were not restored.
+      if (restoring != null && conn == restoring) {
+        closeQuietly(restoring.ch);
+      }
+      return;
     } catch (RuntimeException e) {
       fireReconnectFailed(e);
       return;
@@ -765,15 +772,14 @@ public final class Client implements AutoCloseable {
   /**
    * {@code emote.play}. For a two-player emote the reply's role says whether the player made an
    * offer ({@code INITIATOR}) or accepted one ({@code PARTNER}); the {@code partner.*} events follow
-   * in frames. {@code extra}: {@code source}, {@code bypass}, {@code placement} (may be null).
+   * in frames. An offer made while another was open names that one and why it was not joined
+   * ({@link PlayResult#unmatched()}). {@code extra}: {@code source}, {@code bypass}, {@code placement} (may be null).
    */
   public CompletableFuture<PlayResult> play(String player, String emote, JsonObject extra) {
     JsonObject msg = extra == null ? new JsonObject() : extra.deepCopy();
     msg.addProperty("player", player);
     msg.addProperty("emote", emote);
-    return send("emote.play", msg).thenApply(r -> new PlayResult(r.get("session").getAsLong(),
-        r.get("emote").getAsString(),
-        PlayResult.Role.valueOf(r.get("role").getAsString().toUpperCase(java.util.Locale.ROOT))));
+    return send("emote.play", msg).thenApply(PlayResult::fromReply);
   }
 
   public CompletableFuture<PlayResult> play(String player, String emote) {
