@@ -98,6 +98,14 @@ class ClientTest {
       long applied = get(c.update("op-a", PlayerState.of().yaw(10)));
       assertTrue(applied >= 0);
       get(c.event("op-a", "jump", new JsonObject()));
+      JsonObject damage = new JsonObject();
+      damage.addProperty("amount", 1.5);
+      get(c.event("op-a", "damage", damage));
+      // render_reset, directly and as the forwarder asks for it; render.resync of one player as the
+      // forwarder asks past its bound: each completes with the tick it was applied in.
+      assertEquals(get(c.ping().thenApply(v -> c.tick())), get(c.renderReset("op-a")));
+      assertEquals(c.tick(), get(emotesim.netty.Forwarder.Recovery.of(c).renderReset("op-a")));
+      assertEquals(c.tick(), get(emotesim.netty.Forwarder.Recovery.of(c).resync("op-a")));
 
       List<JsonObject> emotes = get(c.listEmotes());
       assertTrue(emotes.stream().anyMatch(e -> e.get("id").getAsString().equals("sample:wave")));
@@ -143,7 +151,8 @@ class ClientTest {
       // An offer and its acceptance (a two-player emote).
       get(c.cooldownClear(null));
       get(c.update("op-a", PlayerState.of().yaw(0)));
-      get(c.join("op-b", PlayerState.of().position(1000, 64, 1.2).yaw(180)));
+      get(c.join("op-b", PlayerState.of().position(1000, 64, 1.2).yaw(180).protocol(775).entityId(4243)
+          .name("Bob").skinTextures(Map.of("default", new String[] {"dGV4dHVyZXM=", null}))));
       PlayResult offer = get(c.play("op-a", "sample:handshake"));
       assertEquals(PlayResult.Role.INITIATOR, offer.role());
       assertEquals(null, offer.unmatched()); // no other offer was open
@@ -201,6 +210,12 @@ class ClientTest {
       assertEquals("$.lossy", error("bad_request", c.subscribe(Subscription.of().packets(true).lossy(true))).path());
       get(c.join("err-np", PlayerState.of().position(2100, 64, 0).permissions(Map.of("emote.default", false))));
       error("no_permission", c.play("err-np", "sample:wave"));
+      // The same request from a holder of emote.bypass (players.md §6.2), with its source.
+      JsonObject bypass = new JsonObject();
+      bypass.addProperty("bypass", true);
+      bypass.addProperty("source", "api");
+      assertEquals(PlayResult.Role.SOLO, get(c.play("err-np", "sample:wave", bypass)).role());
+      get(c.stop("err-np"));
       // A request without an id gets only its failure, to onError.
       List<EmoteSimException> got = new CopyOnWriteArrayList<>();
       c.onError(got::add);

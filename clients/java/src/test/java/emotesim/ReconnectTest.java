@@ -119,6 +119,35 @@ class ReconnectTest {
     }
   }
 
+  /**
+   * The server stays up and closes the connection (its idle timeout): a player joined with
+   * keep_on_disconnect is still there, so joining it again is player_exists and the client brings
+   * it up to date with an update instead; a player joined without it left and is joined again.
+   */
+  @Test
+  void aDropWithTheServerUpUpdatesKeptPlayersAndRejoinsTheOthers() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual", "--limits-idle-timeout-seconds", "1")) {
+      BlockingQueue<String> happened = new LinkedBlockingQueue<>();
+      List<Throwable> causes = new java.util.concurrent.CopyOnWriteArrayList<>();
+      try (Client c = Client.connect(s.tcp, new Client.Options().timeout(Duration.ofSeconds(5))
+          .reconnect(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ZERO))) {
+        c.onConnection(recorder(happened, causes));
+        c.join("kept", PlayerState.of().position(0, 64, 0).protocol(769).entityId(7), true)
+            .get(10, TimeUnit.SECONDS);
+        c.join("plain", PlayerState.of().position(5, 64, 0)).get(10, TimeUnit.SECONDS);
+        c.update("kept", PlayerState.of().yaw(45)).get(10, TimeUnit.SECONDS);
+        // Neither subscribed nor sending: after a second the server says bye and closes.
+        assertEquals("disconnected idle_timeout", happened.poll(10, TimeUnit.SECONDS));
+        assertEquals("reconnected [kept, plain] viewers 1", happened.poll(10, TimeUnit.SECONDS),
+            String.valueOf(causes));
+        JsonObject state = c.state(null).get(5, TimeUnit.SECONDS);
+        List<String> keys = new java.util.ArrayList<>();
+        state.getAsJsonArray("players").forEach(p -> keys.add(p.getAsJsonObject().get("player").getAsString()));
+        assertEquals(List.of("kept", "plain"), keys);
+      }
+    }
+  }
+
   @Test
   void aRefusedHelloEndsTheRetries() throws Exception {
     try (ServerProcess s = ServerProcess.start("manual")) {
