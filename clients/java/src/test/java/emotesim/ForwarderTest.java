@@ -133,6 +133,65 @@ class ForwarderTest {
   }
 
   @Test
+  void playResumedAsksForAResetEvenWhenNoFrameCameMeanwhile() {
+    Forwarder f = forwarder(100, "alice");
+    TestPlayer alice = players.get("alice");
+    f.accept(frame(1, entry(769, "5d01", "alice")));
+    assertEquals(List.of("5d01"), alice.drain());
+    // A server switch while nothing changed: no frame found the connection out of play, but its
+    // client lost the entity 5d01 made.
+    nextReset = new CompletableFuture<>();
+    f.playResumed("alice");
+    alice.drain();
+    assertEquals(List.of("reset alice"), resets);
+    f.accept(frame(2, entry(769, "5d02", "alice"))); // before the reply: dropped
+    nextReset.complete(4L);
+    f.accept(frame(3, entry(769, "5d03", "alice"))); // before the reset's tick: dropped
+    f.accept(frame(4, entry(769, "5d04", "alice")));
+    assertEquals(List.of("5d04"), alice.drain());
+    assertEquals(2, f.dropped());
+  }
+
+  @Test
+  void playResumedForgetsTheOldBackendsOpenBundleAndWhatWaitedInIt() {
+    Forwarder f = forwarder(100, "alice");
+    TestPlayer alice = players.get("alice");
+    alice.backend(BUNDLE); // the old backend opened a bundle, then the switch cut it off
+    f.accept(frame(1, entry(769, "5d01", "alice")));
+    assertEquals(List.of("00"), alice.drain());
+    nextReset = CompletableFuture.completedFuture(2L);
+    f.playResumed("alice");
+    alice.drain();
+    assertTrue(!alice.tracker.open());
+    f.accept(frame(2, entry(769, "5d02", "alice"))); // written, not held behind a bundle that is gone
+    assertEquals(List.of("5d02"), alice.drain());
+    assertEquals(1, f.dropped());
+  }
+
+  @Test
+  void aSwitchWhileAResetIsInFlightAsksAgainAfterIt() {
+    Forwarder f = forwarder(100, "alice");
+    TestPlayer alice = players.get("alice");
+    CompletableFuture<Long> first = new CompletableFuture<>();
+    nextReset = first;
+    f.playResumed("alice");
+    alice.drain();
+    f.playResumed("alice"); // a second switch before the first reset's reply
+    alice.drain();
+    assertEquals(List.of("reset alice"), resets);
+    CompletableFuture<Long> second = new CompletableFuture<>();
+    nextReset = second;
+    first.complete(3L);
+    alice.drain(); // the first reply asks again at once
+    assertEquals(List.of("reset alice", "reset alice"), resets);
+    f.accept(frame(3, entry(769, "5d03", "alice"))); // after the first reset, before the second
+    second.complete(5L);
+    f.accept(frame(4, entry(769, "5d04", "alice")));
+    f.accept(frame(5, entry(769, "5d05", "alice")));
+    assertEquals(List.of("5d05"), alice.drain());
+  }
+
+  @Test
   void aFailedResetIsAskedAgain() {
     Forwarder f = forwarder(100, "alice");
     TestPlayer alice = players.get("alice");

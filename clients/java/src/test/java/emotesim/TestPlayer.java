@@ -63,6 +63,11 @@ final class TestPlayer implements PlayerSink {
     sink.flush();
   }
 
+  @Override
+  public void playResumed() {
+    sink.playResumed();
+  }
+
   /** The backend writes a packet through the whole pipeline. */
   void backend(int... bytes) {
     byte[] b = new byte[bytes.length];

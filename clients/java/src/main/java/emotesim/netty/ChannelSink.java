@@ -42,7 +42,6 @@ public final class ChannelSink implements PlayerSink {
     return tracker;
   }
 
-
   @Override
   public EventExecutor eventLoop() {
     return channel.eventLoop();
@@ -75,6 +74,12 @@ public final class ChannelSink implements PlayerSink {
     if (ctx != null) {
       ctx.flush();
     }
+  }
+
+  /** Forgets a bundle the tracker saw open (a switch ended the backend that opened it). */
+  @Override
+  public void playResumed() {
+    tracker.reset();
   }
 
   @Override

@@ -32,7 +32,9 @@ import java.util.function.Function;
  *       during a server switch), entries are dropped; once it is in play again the forwarder asks
  *       for a {@code render_reset} (render.md §4 rule 4: the viewer is dropped from every tracker
  *       and the same tick's tracking pass sends everything in range again — a resync of a client
- *       that holds nothing) and drops the entries of the frames before the reset's tick.
+ *       that holds nothing) and drops the entries of the frames before the reset's tick. The host
+ *       says when a connection is in play again with {@link #playResumed}, which asks for the reset
+ *       even when no frame came meanwhile (the client lost entities whose displays did not change).
  *   <li>At most {@code maxQueued} entries wait per player (submitted to its event loop or held).
  *       Beyond that the frame's entries for that player are dropped, and so is what still waits
  *       when the event loop gets to it; a {@code render.resync} of the player follows (its client
@@ -95,7 +97,20 @@ public final class Forwarder implements Consumer<Frame> {
     this.maxQueued = maxQueued;
   }
 
-  private record Batch(long tick, List<byte[]> entries) {}
+  /**
+   * A frame's entries for one player, or (with {@code reset}) the reply to a reset request: both go
+   * through the player's inbox, so a reply is seen after the frames that came before it and before
+   * those that came after (Recovery.of's futures complete on the client's listener executor, in the
+   * server's order: the reply of tick N before the frame of tick N).
+   */
+  private record Batch(long tick, List<byte[]> entries, ResetReply reset) {
+    Batch(long tick, List<byte[]> entries) {
+      this(tick, entries, null);
+    }
+  }
+
+  /** The outcome of a render_reset or render.resync request; {@code lostWorld}: which one. */
+  private record ResetReply(boolean lostWorld, Throwable error) {}
 
   /** Per player; the fields without atomics are touched on its event loop only. */
   private static final class State {
@@ -173,6 +188,10 @@ public final class Forwarder implements Consumer<Frame> {
     try {
       Batch b;
       while ((b = s.inbox.poll()) != null) {
+        if (b.reset() != null) {
+          resetReplied(s, b.tick(), b.reset());
+          continue;
+        }
         s.queued.addAndGet(-b.entries().size());
         deliver(s, b.tick(), b.entries());
       }
@@ -237,10 +256,12 @@ public final class Forwarder implements Consumer<Frame> {
   }
 
   private void requestReset(State s) {
-    s.needReset = false;
     if (s.resetInFlight) {
+      // Asked again once the request in flight completes: it may predate what happened since.
+      s.needReset = true;
       return;
     }
+    s.needReset = false;
     s.resetInFlight = true;
     resets.incrementAndGet();
     boolean lostWorld = s.lostWorld;
@@ -250,17 +271,26 @@ public final class Forwarder implements Consumer<Frame> {
     } catch (RuntimeException e) {
       f = CompletableFuture.failedFuture(e);
     }
-    f.whenComplete((tick, err) -> s.sink.eventLoop().execute(() -> {
-      s.resetInFlight = false;
-      if (err != null) {
-        s.needReset = true; // asked again with the next frame
-      } else {
-        s.resumeTick = tick;
-        if (lostWorld && !s.needReset) {
-          s.lostWorld = false;
-        }
-      }
-    }));
+    f.whenComplete((tick, err) -> {
+      s.inbox.add(new Batch(err == null ? tick : 0, List.of(), new ResetReply(lostWorld, err)));
+      s.sink.eventLoop().execute(() -> drain(s));
+    });
+  }
+
+  /** On the event loop, in order with the frames: the reply to the reset request in flight. */
+  private void resetReplied(State s, long tick, ResetReply r) {
+    s.resetInFlight = false;
+    if (r.error() != null) {
+      s.needReset = true; // asked again with the next frame
+      return;
+    }
+    s.resumeTick = tick;
+    if (r.lostWorld() && !s.needReset) {
+      s.lostWorld = false;
+    }
+    if (s.needReset && s.sink.inPlay()) {
+      requestReset(s);
+    }
   }
 
   /**
@@ -274,16 +304,30 @@ public final class Forwarder implements Consumer<Frame> {
     }
   }
 
-  /** The player's connection entered play again: ask for the reset now rather than with the next frame. */
+  /**
+   * The player's connection is in play with a client that holds none of emote-sim's entities: the
+   * end of a server switch (its configuration phase), or the first time its sink is in place
+   * (frames before had nowhere to go). On the player's event loop: the sink forgets a backend
+   * bundle it saw open ({@link PlayerSink#playResumed}), what was held is dropped, a
+   * {@code render_reset} is asked for, and only the frames from its tick on are forwarded. Called
+   * while the connection is not in play yet, the reset is asked for by the first frame that finds it
+   * in play.
+   */
   public void playResumed(String player) {
-    State s = states.get(player);
-    if (s != null) {
-      s.sink.eventLoop().execute(() -> {
-        if (s.sink.inPlay() && s.needReset) {
-          requestReset(s);
-        }
-      });
+    State s = state(player);
+    if (s == null) {
+      return;
     }
+    s.sink.eventLoop().execute(() -> {
+      s.sink.playResumed();
+      drop(s, s.held.size());
+      s.held.clear();
+      s.lostWorld = true;
+      s.needReset = true;
+      if (s.sink.inPlay()) {
+        requestReset(s);
+      }
+    });
   }
 
   /** Forget a player (it left, or its connection closed); what was held is dropped. */

@@ -34,6 +34,13 @@ public interface PlayerSink {
   /** Flush what was written. */
   void flush();
 
+  /**
+   * Called on the event loop by {@link Forwarder#playResumed}: the connection is in play again after
+   * a switch. A sink that tracks the backend's bundles forgets one it saw open (the backend that
+   * opened it is gone, and the client's bundle state went with the old play state).
+   */
+  default void playResumed() {}
+
   /** Where the per-recipient buffers come from (the channel's allocator, usually). */
   default ByteBufAllocator alloc() {
     return ByteBufAllocator.DEFAULT;
