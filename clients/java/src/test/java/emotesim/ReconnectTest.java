@@ -148,6 +148,68 @@ class ReconnectTest {
     }
   }
 
+  /**
+   * The tries back off: while the port accepts and at once closes every connection (emote-sim
+   * gone, something else there), the gaps between tries double from the initial delay up to the
+   * maximum; then emote-sim is back and the client reconnects.
+   */
+  @Test
+  void triesBackOffUpToTheMaximumDelay() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual")) {
+      BlockingQueue<String> happened = new LinkedBlockingQueue<>();
+      try (Client c = Client.connect(s.tcp, new Client.Options().timeout(Duration.ofSeconds(5))
+          .reconnect(Duration.ofMillis(50), Duration.ofMillis(400), Duration.ZERO))) {
+        c.onConnection(recorder(happened, new java.util.concurrent.CopyOnWriteArrayList<>()));
+        int port = Integer.parseInt(s.tcp.substring(s.tcp.lastIndexOf(':') + 1));
+        s.kill();
+        List<Long> tries = new java.util.ArrayList<>();
+        try (java.net.ServerSocket dead = new java.net.ServerSocket()) {
+          dead.setReuseAddress(true);
+          dead.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+          dead.setSoTimeout(100);
+          long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2000);
+          while (System.nanoTime() < end) {
+            try (java.net.Socket t = dead.accept()) {
+              tries.add(System.nanoTime());
+            } catch (java.net.SocketTimeoutException e) {
+              // no try in this 100 ms
+            }
+          }
+        }
+        List<Long> gaps = new java.util.ArrayList<>();
+        for (int i = 1; i < tries.size(); i++) {
+          gaps.add(TimeUnit.NANOSECONDS.toMillis(tries.get(i) - tries.get(i - 1)));
+        }
+        // 50, 100, 200, 400, 400 ... ms after the drop: about 6 tries in 2 s (40 without backoff).
+        assertTrue(tries.size() >= 3 && tries.size() <= 10, "tries in 2 s: " + tries.size() + ", gaps " + gaps);
+        assertTrue(gaps.get(gaps.size() - 1) >= 300, "the last gaps reach the maximum: " + gaps);
+        assertTrue(gaps.stream().allMatch(g -> g <= 1000), "never beyond the maximum (+ load): " + gaps);
+        assertEquals("disconnected closed", happened.poll(1, TimeUnit.SECONDS));
+        s.listen(s.tcp);
+        assertEquals("reconnected [] viewers 0", happened.poll(20, TimeUnit.SECONDS));
+      }
+    }
+  }
+
+  /** A server that stops answering (SIGSTOP): the request fails after the timeout, not never. */
+  @Test
+  void aStalledServerTimesRequestsOut() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual");
+         Client c = Client.connect(s.tcp, new Client.Options().timeout(Duration.ofMillis(400)))) {
+      c.ping().get(5, TimeUnit.SECONDS);
+      s.signal("STOP");
+      long start = System.nanoTime();
+      Throwable t = Client.cause(org.junit.jupiter.api.Assertions.assertThrows(
+          java.util.concurrent.ExecutionException.class, () -> c.ping().get(5, TimeUnit.SECONDS)));
+      long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertInstanceOf(java.util.concurrent.TimeoutException.class, t);
+      assertTrue(t.getMessage().contains("no reply to ping"), t.getMessage());
+      assertTrue(waited >= 350 && waited < 4000, "failed after " + waited + " ms");
+      s.signal("CONT");
+      c.ping().get(5, TimeUnit.SECONDS); // the connection itself is fine
+    }
+  }
+
   @Test
   void aRefusedHelloEndsTheRetries() throws Exception {
     try (ServerProcess s = ServerProcess.start("manual")) {
