@@ -384,7 +384,7 @@ async function screenshotRecipe(browser) {
   // written, on a `view` of the two-player golden scenario: its address and file name replaced,
   // nothing else. Without the SwiftShader flags the scene would be blank.
   const guide = readFileSync(join(root, 'docs/guide/viewer.md'), 'utf8');
-  const block = /### A screenshot without a screen[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
+  const block = /### A screenshot without a screen[\s\S]*?```sh[^\n]*\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
   const { child, match } = await start(['view', join(root, 'tests/golden/two_player.json'), '--http', '127.0.0.1:0'], /view: (http:\/\/\S+)\n/);
   const shot = join(artifacts, 'recipe.png');
   const command = block.replace(/^chromium /, `${chromiumPath} `).replace('http://127.0.0.1:8080/', match[1]).replace('--screenshot=view.png', `--screenshot='${shot}'`);
