@@ -4,7 +4,8 @@
 // to clients/java/target/forwarded/NAME.json:
 //   two-viewers    alice on 769 and bob on 775 each play sample:wave, alice stops (manual clock)
 //   server-switch  the same, but alice's connection leaves play for 4 ticks (her client loses its
-//                  world) and comes back through a real render_reset
+//                  world) and comes back through a real render_reset, which sends her bob's
+//                  hidden-player packets again (render.md §4 rule 4)
 //   realtime       both play sample:wave on the realtime clock until everything stops
 // Every packet is decoded with minecraft-protocol's client-side play deserializer for the player's
 // version, all bytes consumed, and applied in order to the checks' model client (lib/model.mjs

@@ -232,7 +232,7 @@ class ForwardingTest {
       assertEquals(1, r.forwarder.resets());
       r.write("server-switch", "alice (769) and bob (775) play sample:wave; alice's connection "
           + "leaves play for 4 ticks (her client loses its world), then render_reset; alice stops",
-          false);
+          true); // render.md §4 rule 4: the reset sends bob's hidden-player packets to alice again
     }
   }
 
