@@ -191,6 +191,44 @@ class ReconnectTest {
     }
   }
 
+  /**
+   * The server stalls (SIGSTOP) while the client restores 2,000 players after a restart (about a
+   * second of joins, one at a time): the join in flight times out, the client drops that
+   * half-restored connection and tries again, and once the server runs again the restore completes.
+   */
+  @Test
+  void aStallWhileRestoringDropsTheConnectionAndTriesAgain() throws Exception {
+    try (ServerProcess s = ServerProcess.start("manual")) {
+      BlockingQueue<String> happened = new LinkedBlockingQueue<>();
+      List<Throwable> causes = new java.util.concurrent.CopyOnWriteArrayList<>();
+      try (Client c = Client.connect(s.tcp, new Client.Options().timeout(Duration.ofMillis(1000))
+          .reconnect(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ZERO))) {
+        c.onConnection(recorder(happened, causes));
+        List<CompletableFuture<Void>> joins = new java.util.ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+          joins.add(c.join("p" + i, PlayerState.of().position(i, 64, 0)));
+        }
+        CompletableFuture.allOf(joins.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        s.kill();
+        assertEquals("disconnected closed", happened.poll(10, TimeUnit.SECONDS));
+        s.listen(s.tcp);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!c.connected() && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+        assertTrue(c.connected());
+        ServerProcess.sleep(150); // the restore's joins are under way
+        s.signal("STOP");
+        assertEquals("disconnected closed", happened.poll(10, TimeUnit.SECONDS),
+            "the half-restored connection is dropped, not kept silently");
+        s.signal("CONT");
+        String back = happened.poll(60, TimeUnit.SECONDS);
+        assertTrue(back != null && back.startsWith("reconnected [p0, p1, "), back + " " + causes);
+        assertEquals(2000, c.players().size());
+      }
+    }
+  }
+
   /** A server that stops answering (SIGSTOP): the request fails after the timeout, not never. */
   @Test
   void aStalledServerTimesRequestsOut() throws Exception {
