@@ -15,6 +15,7 @@
 #include "engine/rules/visibility.hpp"
 #include "engine/sim/player_view.hpp"
 #include "engine/sim/session.hpp"
+#include "engine/sim/session_registry.hpp"
 #include "engine/world/eye.hpp"
 #include "engine/world/player_registry.hpp"
 #include "engine/world/voxel_world.hpp"
@@ -100,30 +101,15 @@ struct engine::impl final : rules::idle_host {
   rules::cooldown_table cooldowns;
   rules::idle_scheduler idle;
   playback::handle_pool pool;
-  session_id next_session = 1;
-  std::int64_t displays = 0;
   bool shutting_down = false;
   /// The nearest offer the last emote.play that became an initiator did not join (engine.hpp).
   std::optional<api::unmatched_offer> last_unmatched;
-  /// Registered sessions in creation order.
-  std::vector<std::unique_ptr<session>> sessions;
-  /// Sessions stopped in this tick: their removal goes out in P5, their handles return after it.
-  std::vector<std::unique_ptr<session>> ended;
-  std::map<std::string, session*, std::less<>> participant_of;
-  std::map<std::string, session*, std::less<>> reservation_of;
-
-  struct view_entry {
-    molang::player_view view;
-    bool dirty = true;
-  };
-  std::map<std::string, view_entry, std::less<>> views;
+  session_registry registry;
+  player_views views{players, world, registry, config.caches.mode};
 
   /// The state traversal of engine::describe_state (any sink, or the hasher inlined).
   template <class Sink>
   void describe(Sink& s) const;
-
-  /// Scratch: the sessions a phase walks (a stop removes from `sessions` during the walk).
-  std::vector<session*> walk;
 
   // ----- output of the tick in progress
   /// The frame being built: command and callback records are appended as they run; P5 adds the
@@ -160,109 +146,11 @@ struct engine::impl final : rules::idle_host {
   }
 
   playback::tick_context context_for(const session& s) {
-    return playback::tick_context{now, view_for(s.initiator.player, s.id), &out.events,
+    return playback::tick_context{now, views.view(s.initiator.player, s.id, now), &out.events,
                                   config.molang_session_tick_ops == 0
                                       ? molang::unlimited_ops
                                       : config.molang_session_tick_ops,
                                   config.molang_server_tick_ops == 0 ? nullptr : &server_ops_left};
-  }
-
-  // =============================================================================================
-  // players' Molang views
-
-  [[nodiscard]] bool hidden_by_emote(std::string_view player) const {
-    const auto it = participant_of.find(player);
-    if (it == participant_of.end()) {
-      return false;
-    }
-    session& s = *it->second;
-    if (!s.settings.hidden) {
-      return false;
-    }
-    const participant* p = s.find(player);
-    // From the frame after the one in which it became a participant (molang.md §5.2).
-    return p != nullptr && p->since < now;
-  }
-
-  /// The player's Molang view, rebuilt only when the player changed; with `check` caches a
-  /// kept view is compared with a fresh one (core::cache_mismatch names `session`).
-  const molang::player_view* view_for(std::string_view player, session_id session) {
-    const world::player_state* p = players.find(player);
-    if (p == nullptr) {
-      return nullptr;
-    }
-    auto it = views.find(player);
-    if (it == views.end()) {
-      it = views.emplace(std::string(player), view_entry{}).first;
-    }
-    view_entry& v = it->second;
-    if (v.dirty) {
-      fill_view(*p, v.view);
-      v.dirty = false;
-    } else if (config.caches.mode == core::cache_mode::check) {
-      check_view(*p, v.view, session);
-    }
-    v.view.yaw_prev = p->yaw_prev;
-    v.view.eye_in_water = world::eye_in_water(*p, world);
-    v.view.hidden_by_emote = hidden_by_emote(player);
-    return &v.view;
-  }
-
-  void check_view(const world::player_state& p, const molang::player_view& kept,
-                  session_id session) {
-    molang::player_view fresh;
-    fill_view(p, fresh);
-    // The per-use fields are set on every use anyway (view_for).
-    fresh.yaw_prev = kept.yaw_prev;
-    fresh.eye_in_water = kept.eye_in_water;
-    fresh.hidden_by_emote = kept.hidden_by_emote;
-    if (!(fresh == kept)) {
-      core::cache_mismatch e("player view");
-      e.session = session;
-      e.detail = "player " + p.id;
-      throw e;
-    }
-  }
-
-  void mark_dirty(std::string_view player) {
-    const auto it = views.find(player);
-    if (it != views.end()) {
-      it->second.dirty = true;
-    }
-  }
-
-  // =============================================================================================
-  // registry lookups
-
-  [[nodiscard]] session* participating(std::string_view player) const {
-    const auto it = participant_of.find(player);
-    return it == participant_of.end() ? nullptr : it->second;
-  }
-  [[nodiscard]] session* reserving(std::string_view player) const {
-    const auto it = reservation_of.find(player);
-    return it == reservation_of.end() ? nullptr : it->second;
-  }
-
-  /// Leave the registry (players.md §3.6 step 1): the session moves to `ended` until the frame is
-  /// out.
-  void detach(session& s) {
-    for (auto it = sessions.begin(); it != sessions.end(); ++it) {
-      if (it->get() == &s) {
-        ended.push_back(std::move(*it));
-        sessions.erase(it);
-        break;
-      }
-    }
-    const auto drop = [&](const std::string& player) {
-      const auto it = participant_of.find(player);
-      if (it != participant_of.end() && it->second == &s) {
-        participant_of.erase(it);
-      }
-    };
-    drop(s.initiator.player);
-    if (s.partner) {
-      drop(s.partner->player);
-    }
   }
 
   // =============================================================================================
@@ -274,8 +162,9 @@ struct engine::impl final : rules::idle_host {
       return;
     }
     s.stopped = true;
-    // 1. Out of the registry; a reservation is dropped.
-    detach(s);
+    // 1. Out of the registry (its displays no longer count; their removal is emitted in P5); a
+    // reservation is dropped.
+    registry.detach(s);
     if (s.reserved) {
       release(s, release_why::session_ended);
     }
@@ -294,8 +183,6 @@ struct engine::impl final : rules::idle_host {
     if (s.partner && s.partner->tracked) {
       cooldowns.stopped(s.partner->player, s.emote, now);
     }
-    // 5. The displays no longer count (their removal is emitted in P5).
-    displays -= s.displays;
   }
 
   void stopped_records(const session& s, const participant& p, stop_reason reason) {
@@ -313,10 +200,7 @@ struct engine::impl final : rules::idle_host {
     }
     reservation r = std::move(*s.reserved);
     s.reserved.reset();
-    const auto it = reservation_of.find(r.player);
-    if (it != reservation_of.end() && it->second == &s) {
-      reservation_of.erase(it);
-    }
+    registry.drop_reservation(s, r.player);
     records.emplace_back(api::ev_partner_released{s.id, s.initiator.player, r.player, why});
     if (r.tracked) {
       cooldowns.release(r.player, s.emote);
@@ -325,22 +209,14 @@ struct engine::impl final : rules::idle_host {
 
   /// Stop every registered session in creation order.
   std::int64_t stop_all(stop_reason reason) {
-    collect_walk();
     std::int64_t n = 0;
-    for (session* s : walk) {
+    for (session* s : registry.walk()) {
       if (!s->stopped) {
         stop(*s, reason);
         ++n;
       }
     }
     return n;
-  }
-
-  void collect_walk() {
-    walk.clear();
-    for (const auto& s : sessions) {
-      walk.push_back(s.get());
-    }
   }
 
   // =============================================================================================
@@ -363,7 +239,7 @@ struct engine::impl final : rules::idle_host {
     const session* near = nullptr;
     api::match_failure near_why = api::match_failure::participant;
     double near_d = 0;
-    for (const auto& sp : sessions) {
+    for (const auto& sp : registry.sessions()) {
       session& s = *sp;
       if (s.stopped || !s.two_player || s.reserved || s.emote != emote) {
         continue;
@@ -401,7 +277,7 @@ struct engine::impl final : rules::idle_host {
   /// players.md §7.5: P becomes the session's reserved partner.
   void reserve(session& s, const world::player_state& p, bool tracked, std::int64_t eff) {
     s.reserved = reservation{p.id, p.pos, p.invisible, now, tracked};
-    reservation_of[p.id] = &s;
+    registry.add_reservation(s, p.id);
     records.emplace_back(api::ev_partner_reserved{s.id, s.initiator.player, p.id});
     if (tracked) {
       cooldowns.started(p.id, s.emote, now, eff);
@@ -423,10 +299,7 @@ struct engine::impl final : rules::idle_host {
   void activate(session& s) {
     reservation r = std::move(*s.reserved);
     s.reserved.reset();
-    const auto it = reservation_of.find(r.player);
-    if (it != reservation_of.end() && it->second == &s) {
-      reservation_of.erase(it);
-    }
+    registry.drop_reservation(s, r.player);
     const world::player_state* p = players.find(r.player);
     // 1. The matched branch starts at its tick 0.
     playback::tick_context ctx = context_for(s);
@@ -440,7 +313,7 @@ struct engine::impl final : rules::idle_host {
     part.tracked = r.tracked;
     part.since = now;
     s.partner = std::move(part);
-    participant_of[s.partner->player] = &s;
+    registry.add_participant(s, s.partner->player);
     // 3. Partner-space item nodes show P's items; the partner space becomes active.
     if (p != nullptr) {
       s.pb->set_hand_items(content::participant::partner, p->right_hand, p->left_hand);
@@ -492,7 +365,7 @@ struct engine::impl final : rules::idle_host {
     if (source != api::play_source::idle) {
       // A request of the player (idle plays are not: see docs/guide/players-implementation.md).
       players.touch(req.player, now);
-      mark_dirty(req.player);
+      views.changed(req.player);
     }
     if (shutting_down) {
       return error_reply(
@@ -532,7 +405,7 @@ struct engine::impl final : rules::idle_host {
       }
     };
     // 4. Any reservation the player holds is released.
-    if (session* r = reserving(player->id)) {
+    if (session* r = registry.reserving(player->id)) {
       release(*r, release_why::restarted);
     }
     std::shared_ptr<const playback::prepared_emote> prepared = library->find(id);
@@ -540,7 +413,7 @@ struct engine::impl final : rules::idle_host {
       release_claim();
       return error_reply(rules::play_error(api::error_code::internal));
     }
-    session* current = participating(player->id);
+    session* current = registry.participating(player->id);
     // 5. A two-player Sequence by a non-participant: join a compatible offer. The nearest offer
     // it could not join is named in the reply when it becomes an initiator (players.md §7.3).
     std::optional<api::unmatched_offer> unmatched;
@@ -559,7 +432,7 @@ struct engine::impl final : rules::idle_host {
     const std::int64_t replaced = current != nullptr ? current->displays : 0;
     const auto added = static_cast<std::int64_t>(prepared->handle_count());
     if (!rules::display_limit_allows(config.max_active_display_entities,
-                                     rules::projected_displays(displays, replaced, added))) {
+                                     rules::projected_displays(registry.displays(), replaced, added))) {
       release_claim();
       return error_reply(rules::play_error(api::error_code::display_limit));
     }
@@ -589,7 +462,7 @@ struct engine::impl final : rules::idle_host {
                            std::int64_t eff, std::optional<bool> chain) {
     auto owned = std::make_unique<session>();
     session& s = *owned;
-    s.id = next_session++;
+    s.id = registry.next_id();
     s.emote = id;
     s.two_player = prepared->two_player();
     s.settings = prepared->player();
@@ -623,9 +496,7 @@ struct engine::impl final : rules::idle_host {
     s.prepared = std::move(prepared);
 
     // Registered before it starts: a failure while starting stops a registered session.
-    sessions.push_back(std::move(owned));
-    participant_of[s.initiator.player] = &s;
-    displays += s.displays;
+    registry.add(std::move(owned));
 
     playback::tick_context ctx = context_for(s);
     if (!s.pb->start(pool, ctx)) {
@@ -660,7 +531,7 @@ struct engine::impl final : rules::idle_host {
 
   // idle_host
   bool busy(const world::player_state& p) override {
-    return participating(p.id) != nullptr || reserving(p.id) != nullptr;
+    return registry.participating(p.id) != nullptr || registry.reserving(p.id) != nullptr;
   }
   bool play(const world::player_state& p, const std::string& emote) override {
     api::emote_play req;
@@ -707,15 +578,15 @@ struct engine::impl final : rules::idle_host {
     if (!joined) {
       return error_reply(make_error(api::error_code::player_exists, "Player is already online."));
     }
-    views[j.player].dirty = true;
+    views.joined(j.player);
     return ok_reply(api::empty_ok{});
   }
 
   /// After a participant's update or event: equipment refresh and event conditions
   /// (players.md §3.3).
   void after_change(const std::string& player, const world::change& c, bool hands) {
-    mark_dirty(player);
-    session* s = participating(player);
+    views.changed(player);
+    session* s = registry.participating(player);
     if (s == nullptr) {
       return;
     }
@@ -760,16 +631,14 @@ struct engine::impl final : rules::idle_host {
     if (!players.online(l.player)) {
       return error_reply(rules::play_error(api::error_code::unknown_player));
     }
-    if (session* s = participating(l.player)) {
+    if (session* s = registry.participating(l.player)) {
       stop(*s, stop_reason::disconnected);
     }
-    if (session* s = reserving(l.player)) {
+    if (session* s = registry.reserving(l.player)) {
       release(*s, release_why::disconnected);
     }
     idle.forget(l.player);
-    if (const auto it = views.find(l.player); it != views.end()) {
-      views.erase(it);
-    }
+    views.left(l.player);
     players.leave(l.player);
     return ok_reply(api::empty_ok{});
   }
@@ -781,13 +650,13 @@ struct engine::impl final : rules::idle_host {
       return error_reply(rules::play_error(api::error_code::unknown_player));
     }
     players.touch(st.player, now);
-    mark_dirty(st.player);
-    if (session* s = participating(st.player)) {
+    views.changed(st.player);
+    if (session* s = registry.participating(st.player)) {
       const session_id id = s->id;
       stop(*s, stop_reason::manual);
       return ok_reply(api::stop_ok{id});
     }
-    if (session* s = reserving(st.player)) {
+    if (session* s = registry.reserving(st.player)) {
       const session_id id = s->id;
       release(*s, release_why::stopped);
       return ok_reply(api::stop_ok{id});
@@ -823,8 +692,7 @@ struct engine::impl final : rules::idle_host {
     if (catalog->find(u.emote) == nullptr) {
       return error_reply(rules::play_error(api::error_code::unknown_emote));
     }
-    collect_walk();
-    for (session* s : walk) {
+    for (session* s : registry.walk()) {
       if (!s->stopped && s->emote == u.emote) {
         stop(*s, stop_reason::emote_removed);
       }
@@ -837,8 +705,7 @@ struct engine::impl final : rules::idle_host {
   // P2–P5
 
   void polls() {
-    collect_walk();
-    for (session* s : walk) {
+    for (session* s : registry.walk()) {
       if (s->stopped) {
         continue;
       }
@@ -858,8 +725,7 @@ struct engine::impl final : rules::idle_host {
   }
 
   void advance() {
-    collect_walk();
-    for (session* s : walk) {
+    for (session* s : registry.walk()) {
       if (s->stopped || s->start_tick == now) {
         continue;
       }
@@ -881,8 +747,7 @@ struct engine::impl final : rules::idle_host {
   }
 
   void partner_logic() {
-    collect_walk();
-    for (session* s : walk) {
+    for (session* s : registry.walk()) {
       if (s->stopped || !s->two_player) {
         continue;
       }
@@ -914,19 +779,7 @@ struct engine::impl final : rules::idle_host {
 
   void emit() {
     // Per session in creation order (registered and stopped in this tick alike).
-    std::sort(ended.begin(), ended.end(),
-              [](const auto& a, const auto& b) { return a->id < b->id; });
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < sessions.size() || j < ended.size()) {
-      session* s = nullptr;
-      if (j == ended.size() || (i < sessions.size() && sessions[i]->id < ended[j]->id)) {
-        s = sessions[i++].get();
-      } else {
-        s = ended[j++].get();
-      }
-      s->pb->emit(out.events);
-    }
+    registry.for_each_in_creation_order([&](session& s) { s.pb->emit(out.events); });
     for (api::event& e : records) {
       out.events.push_back(std::move(e));
     }
@@ -943,10 +796,7 @@ struct engine::impl final : rules::idle_host {
     advance();       // P3
     partner_logic(); // P4
     emit();          // P5
-    for (const auto& s : ended) {
-      s->pb->release_handles(pool);
-    }
-    ended.clear();
+    registry.clear_ended([&](session& s) { s.pb->release_handles(pool); });
     ++now;
     players.begin_tick();
     open = false;
@@ -1022,82 +872,15 @@ std::shared_ptr<const content::catalog> engine::catalog_ptr() const noexcept {
   return impl_->catalog;
 }
 
-namespace {
-
-template <class Sink>
-void describe_participant(Sink& s, std::string_view key, const participant& p) {
-  s.begin_object(key);
-  s.str("player", p.player);
-  s.i64("incarnation", p.incarnation);
-  core::describe_vec3(s, "baseline", p.baseline);
-  s.boolean("was_invisible", p.was_invisible);
-  s.boolean("hidden", p.hidden);
-  s.boolean("tracked", p.tracked);
-  s.i64("since", p.since);
-  s.end_object();
-}
-
-template <class Sink>
-void describe_session(Sink& s, const session& x) {
-  s.begin_object_id(x.id);
-  s.str("emote", x.emote);
-  s.boolean("two_player", x.two_player);
-  s.str("dimension", x.dimension);
-  s.i64("start_tick", x.start_tick);
-  s.i64("displays", x.displays);
-  s.i64("remaining", x.remaining);
-  s.boolean("stopped", x.stopped);
-  describe_participant(s, "initiator", x.initiator);
-  if (x.partner) {
-    describe_participant(s, "partner", *x.partner);
-  } else {
-    s.null("partner");
-  }
-  if (x.reserved) {
-    s.begin_object("reserved");
-    s.str("player", x.reserved->player);
-    core::describe_vec3(s, "baseline", x.reserved->baseline);
-    s.boolean("invisible", x.reserved->invisible);
-    s.i64("tick", x.reserved->tick);
-    s.boolean("tracked", x.reserved->tracked);
-    s.end_object();
-  } else {
-    s.null("reserved");
-  }
-  x.pb->describe(s);
-  s.end_object();
-}
-
-} // namespace
-
 template <class Sink>
 void engine::impl::describe(Sink& s) const {
   const impl& m = *this;
   s.begin_object("");
   s.i64("tick", m.now);
-  s.i64("next_session", m.next_session);
-  s.i64("displays", m.displays);
+  m.registry.describe_counters(s);
   s.boolean("shutting_down", m.shutting_down);
   m.players.describe(s);
-  // Offers and participation: which session each player is in or reserved by.
-  s.begin_map("participating");
-  for (const auto& [player, sess] : m.participant_of) {
-    s.i64(player, sess->id);
-  }
-  s.end_object();
-  s.begin_map("reserved");
-  for (const auto& [player, sess] : m.reservation_of) {
-    s.i64(player, sess->id);
-  }
-  s.end_object();
-  s.begin_map("sessions");
-  for (const auto& sess : m.sessions) {
-    describe_session(s, *sess);
-  }
-  for (const auto& sess : m.ended) {
-    describe_session(s, *sess);
-  }
-  s.end_object();
+  m.registry.describe_sessions(s);
   m.cooldowns.describe(s);
   m.idle.describe(s);
   m.pool.describe(s);
@@ -1125,12 +908,12 @@ state_snapshot engine::state(const state_query& query) const {
   const auto report = [&](const world::player_state& p) {
     state_snapshot::player_entry e;
     e.player = p.id;
-    if (const session* s = m.participating(p.id)) {
+    if (const session* s = m.registry.participating(p.id)) {
       e.session = s->id;
       e.role = s->initiator.player == p.id
                    ? (s->two_player ? api::role::initiator : api::role::solo)
                    : api::role::partner;
-    } else if (const session* r = m.reserving(p.id)) {
+    } else if (const session* r = m.registry.reserving(p.id)) {
       e.session = r->id;
       e.role = api::role::partner;
       e.reserved = true;
@@ -1161,7 +944,7 @@ state_snapshot engine::state(const state_query& query) const {
   const auto wanted = [&](std::string_view id) {
     return everyone || std::binary_search(page.begin(), page.end(), id);
   };
-  for (const auto& sp : m.sessions) {
+  for (const auto& sp : m.registry.sessions()) {
     const session& s = *sp;
     const bool involved = wanted(s.initiator.player) || (s.partner && wanted(s.partner->player)) ||
                           (s.reserved && wanted(s.reserved->player));
@@ -1197,7 +980,7 @@ state_snapshot engine::state(const state_query& query) const {
 }
 
 std::int64_t engine::active_displays() const noexcept {
-  return impl_->displays;
+  return impl_->registry.displays();
 }
 
 std::size_t engine::player_count() const noexcept {
@@ -1210,7 +993,7 @@ void engine::players(std::vector<const world::player_state*>& out) const {
 }
 
 std::size_t engine::session_count() const noexcept {
-  return impl_->sessions.size();
+  return impl_->registry.size();
 }
 
 } // namespace emote::sim

@@ -1,5 +1,10 @@
 #include "engine/sim/player_view.hpp"
 
+#include "engine/sim/session_registry.hpp"
+#include "engine/world/eye.hpp"
+#include "engine/world/player_registry.hpp"
+#include "engine/world/voxel_world.hpp"
+
 namespace emote::sim {
 
 void fill_item(const api::item_stack& s, molang::item_view& out) {
@@ -65,6 +70,65 @@ void fill_view(const world::player_state& p, molang::player_view& out) {
     out.scores[i].first.assign(objective);
     out.scores[i].second = score;
     ++i;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// player_views
+
+const molang::player_view* player_views::view(std::string_view player, api::session_id session,
+                                              api::tick_number now) {
+  const world::player_state* p = players_.find(player);
+  if (p == nullptr) {
+    return nullptr;
+  }
+  auto it = views_.find(player);
+  if (it == views_.end()) {
+    it = views_.emplace(std::string(player), entry{}).first;
+  }
+  entry& v = it->second;
+  if (v.dirty) {
+    fill_view(*p, v.view);
+    v.dirty = false;
+  } else if (mode_ == core::cache_mode::check) {
+    check(*p, v.view, session);
+  }
+  v.view.yaw_prev = p->yaw_prev;
+  v.view.eye_in_water = world::eye_in_water(*p, world_);
+  v.view.hidden_by_emote = sessions_.hidden_by_emote(player, now);
+  return &v.view;
+}
+
+void player_views::check(const world::player_state& p, const molang::player_view& kept,
+                         api::session_id session) const {
+  molang::player_view fresh;
+  fill_view(p, fresh);
+  // The per-use fields are set on every use anyway (view()).
+  fresh.yaw_prev = kept.yaw_prev;
+  fresh.eye_in_water = kept.eye_in_water;
+  fresh.hidden_by_emote = kept.hidden_by_emote;
+  if (!(fresh == kept)) {
+    core::cache_mismatch e("player view");
+    e.session = session;
+    e.detail = "player " + p.id;
+    throw e;
+  }
+}
+
+void player_views::joined(const std::string& player) {
+  views_[player].dirty = true;
+}
+
+void player_views::changed(std::string_view player) {
+  const auto it = views_.find(player);
+  if (it != views_.end()) {
+    it->second.dirty = true;
+  }
+}
+
+void player_views::left(std::string_view player) {
+  if (const auto it = views_.find(player); it != views_.end()) {
+    views_.erase(it);
   }
 }
 

@@ -63,6 +63,9 @@ struct session {
     }
     return nullptr;
   }
+  [[nodiscard]] const participant* find(std::string_view player) const noexcept {
+    return const_cast<session*>(this)->find(player);
+  }
 };
 
 } // namespace emote::sim
