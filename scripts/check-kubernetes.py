@@ -19,7 +19,9 @@ gate as the backend's sidecar"):
   loopback at the port the backend container declares and is told to use (SERVER_PORT, offline
   mode); the Service's players' port targets the gate's port (declared by the sidecar alone, not
   by the backend); a NetworkPolicy selecting the pod admits only the gate's and the metrics port;
-  the sidecar's CPU request is at least the base layout's.
+  the sidecar's CPU request is the base layout's plus the gate's CPU measured in performance.md;
+* the resources against docs/guide/performance.md: requests cover the 1,000 x 1,000 stress run's
+  share of a core and peak memory, limits are a whole core and twice that memory.
 Usage: check-kubernetes.py [--gate BASE_RENDERED.yaml] RENDERED.yaml EMOTE_SIM WORKDIR. Ends with "N passed, M failed".
 """
 import os
@@ -46,6 +48,27 @@ def check(ok, what):
 def cpu_millis(q):
     q = str(q)
     return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
+
+
+def mebibytes(q):
+    q = str(q)
+    for unit, f in (("Gi", 1024), ("Mi", 1), ("Ki", 1 / 1024)):
+        if q.endswith(unit):
+            return float(q[:-2]) * f
+    return float(q) / 2**20
+
+
+def performance_figures():
+    """docs/guide/performance.md's measurements the resources are made from: the stress test's
+    1,000 instances x 1,000 recipients (average tick in ms, peak RSS in MiB) and the gate's CPU
+    (the highest 'gate CPU' of the results table or of the runs with emotes, ms per second, 100
+    players)."""
+    text = pathlib.Path("docs/guide/performance.md").read_text()
+    row = re.search(r"^\| 1,000 × 1,000 \| ([0-9.]+) ms \|.*\| ([0-9.]+) MiB \|$", text, re.M)
+    gate = text[text.index("## The gate"):]
+    gate_cpu = [int(m) for m in re.findall(r"^\| [A-Z] [0-9][^|]*\| ([0-9]+) \(", gate, re.M)]
+    with_emotes = re.search(r"With\s+the\s+emotes\s+the\s+gate's\s+process\s+used\s+[0-9]+–([0-9]+)\s+ms/s", gate)
+    return float(row.group(1)), float(row.group(2)), max(gate_cpu + [int(with_emotes.group(1))])
 
 
 def main():
@@ -119,6 +142,16 @@ def main():
     res = c.get("resources", {})
     for part in ("requests", "limits"):
         check(set(res.get(part, {})) >= {"cpu", "memory"}, f"resources.{part} set cpu and memory")
+    # deployment.md: the request covers performance.md's 1,000 emotes seen by 1,000 clients (the
+    # tick's share of a core, the peak memory); the limits are a whole core and twice the memory.
+    tick_ms, rss_mib, _ = performance_figures()
+    req, lim = res.get("requests", {}), res.get("limits", {})
+    need_cpu = round(tick_ms / 50 * 1000)
+    check(cpu_millis(req.get("cpu", "0")) >= need_cpu and mebibytes(req.get("memory", "0")) >= rss_mib,
+          f"requests cover performance.md's 1,000 x 1,000 run ({req.get('cpu')} >= {need_cpu}m, "
+          f"{req.get('memory')} >= {rss_mib:g} MiB)")
+    check(cpu_millis(lim.get("cpu", "0")) >= 1000 and mebibytes(lim.get("memory", "0")) >= 2 * rss_mib,
+          f"limits: a whole core and twice that memory ({lim.get('cpu')}, {lim.get('memory')} >= {2 * rss_mib:g} MiB)")
     sc = c.get("securityContext", {})
     check(sc.get("runAsNonRoot") is True and sc.get("runAsUser") == 10001, "runs as the image's user 10001, non-root")
     check(sc.get("readOnlyRootFilesystem") is True, "read-only root file system")
@@ -183,8 +216,10 @@ def check_gate(by_kind, containers, env, svcs, sidecar, base_cpu):
         check("Ingress" in spec.get("policyTypes", []) and not open_rule and allowed == {gate_port, 9464},
               f"it admits only the gate's port and metrics from outside the pod (ports {sorted(map(str, allowed))})")
     req = sidecar.get("resources", {}).get("requests", {})
-    check(cpu_millis(req.get("cpu", "0")) > cpu_millis(base_cpu),
-          f"the sidecar requests more CPU than without the gate ({req.get('cpu')} > {base_cpu})")
+    _, _, gate_cpu = performance_figures()
+    check(cpu_millis(req.get("cpu", "0")) >= cpu_millis(base_cpu) + gate_cpu,
+          f"the sidecar requests the base's CPU plus the gate's measured {gate_cpu} ms/s for 100 players "
+          f"({req.get('cpu')} >= {base_cpu} + {gate_cpu}m)")
 
 
 if __name__ == "__main__":
