@@ -7,6 +7,7 @@
 //     -> out.entries (render.md §6 order), out.warnings (render.warning events, frame order)
 
 #include "engine/api/event.hpp"
+#include "engine/core/memo.hpp"
 #include "engine/world/player.hpp"
 
 #include <cstdint>
@@ -24,6 +25,10 @@ struct render_config {
   double player_range = 512;  ///< blocks
   std::int32_t view_distance = 10; ///< the backend's server view distance, chunks
   std::int64_t uuid_seed = 0;
+  /// Not a configuration key: the content cache's use (render/content_cache.hpp). The server's
+  /// engine host sets it to the engine's cache mode (`--check-caches`: check; the
+  /// configuration's check_caches the same).
+  core::cache_mode content_cache = core::cache_mode::on;
 };
 
 /// One packet for the viewers of one protocol version (render.md §6). `to` and `data` are ranges

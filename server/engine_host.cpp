@@ -27,7 +27,11 @@ engine_host::engine_host(std::shared_ptr<content_loader> loader,
                          render::render_config render, loaded_content content)
     : loader_(std::move(loader)), roots_(std::move(roots)), config_(std::move(config)),
       engine_(std::make_unique<sim::engine>(std::move(content.catalog), config_)),
-      startup_diagnostics_(std::move(content.diagnostics)), renderer_(render) {}
+      startup_diagnostics_(std::move(content.diagnostics)),
+      renderer_([&] {
+        render.content_cache = config_.caches.mode; // one option for every cache
+        return render;
+      }()) {}
 
 core::result<std::unique_ptr<engine_host>, std::string>
 engine_host::create(std::shared_ptr<content_loader> loader,
