@@ -7,7 +7,7 @@ gate as the backend's sidecar"):
   of this version (`serve`), listens on loopback only (EMOTE_SIM_LISTEN=127.0.0.1:...), reads its
   emotes read-only at EMOTE_SIM_EMOTES from the generated ConfigMap, serves metrics on 9464 (port
   and Prometheus annotations), has startup/readiness/liveness probes running `emote-sim health`,
-  requests and limits for CPU and memory, the image's non-root user 10001 with a read-only root
+  requests and limits for CPU and memory, the image's non-root user (the Dockerfile's uid) with a read-only root
   file system, no privilege escalation and no capabilities, and at least 5 s of grace;
 * every ConfigMap and Secret the pod names is rendered (the generators' hashed names agree);
 * the ConfigMap's emote files load with `emote-sim check` without an error;
@@ -153,7 +153,10 @@ def main():
     check(cpu_millis(lim.get("cpu", "0")) >= 1000 and mebibytes(lim.get("memory", "0")) >= 2 * rss_mib,
           f"limits: a whole core and twice that memory ({lim.get('cpu')}, {lim.get('memory')} >= {2 * rss_mib:g} MiB)")
     sc = c.get("securityContext", {})
-    check(sc.get("runAsNonRoot") is True and sc.get("runAsUser") == 10001, "runs as the image's user 10001, non-root")
+    # The image's user is made by the Dockerfile (`useradd --uid N`; scripts/test-container builds it).
+    uid = int(re.search(r"useradd [^\n]*--uid ([0-9]+)", pathlib.Path("Dockerfile").read_text()).group(1))
+    check(sc.get("runAsNonRoot") is True and sc.get("runAsUser") == uid,
+          f"runs as the image's user {uid} (Dockerfile), non-root (runAsUser {sc.get('runAsUser')})")
     check(sc.get("readOnlyRootFilesystem") is True, "read-only root file system")
     check(sc.get("allowPrivilegeEscalation") is False and sc.get("capabilities", {}).get("drop") == ["ALL"],
           "no privilege escalation, every capability dropped")
