@@ -4,8 +4,12 @@
 //   * config.schema.json's properties, nested objects flattened to `a.b`, ==
 //   protocol::config_keys(),
 //     with each key's JSON type, integer range and default;
-//   * scenario.schema.json's root properties == protocol::scenario_keys.
+//   * scenario.schema.json's root properties == protocol::scenario_keys;
+//   * every `enum` of emote.schema.json == the loader's name table for that value
+//     (content/model.hpp, core/vocabulary.hpp), and no enum is without one.
 #include "engine/content/fields.hpp"
+#include "engine/content/model.hpp"
+#include "engine/core/vocabulary.hpp"
 #include "engine/json/source_reader.hpp"
 #include "engine/json/writer.hpp"
 #include "protocol/config.hpp"
@@ -15,6 +19,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -68,7 +73,75 @@ void flatten(const json_value& properties, const std::string& prefix,
   }
 }
 
+// Every `enum` under `v`, by its path of member names (`/$defs/playback/properties/mode`).
+void enums(const json_value& v, const std::string& path,
+           std::map<std::string, std::set<std::string>>& out) {
+  if (v.is_object()) {
+    for (const auto& m : v.as_object()) {
+      if (m.key == "enum" && m.value.is_array()) {
+        auto& values = out[path];
+        for (const auto& e : m.value.as_array()) {
+          values.insert(e.as_string());
+        }
+      } else {
+        enums(m.value, path + "/" + m.key, out);
+      }
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+      enums(v.as_array()[i], path + "/" + std::to_string(i), out);
+    }
+  }
+}
+
+template <typename Table>
+std::set<std::string> names_of(const Table& table) {
+  std::set<std::string> out;
+  for (const auto n : table.all()) {
+    out.insert(std::string(n));
+  }
+  return out;
+}
+
 } // namespace
+
+TEST_CASE("emote.schema.json: each enum is the loader's name table for that value") {
+  namespace content = emote::content;
+  namespace core = emote::core;
+  const std::map<std::string, std::set<std::string>> tables = {
+      {"/properties/type", names_of(content::emote_kind_names)},
+      {"/$defs/playback/properties/mode", names_of(content::playback_mode_names)},
+      {"/$defs/anchorNode/properties/space", names_of(core::space_names)},
+      {"/$defs/itemNode/properties/space", names_of(core::space_names)},
+      {"/$defs/blockNode/properties/space", names_of(core::space_names)},
+      {"/$defs/textNode/properties/space", names_of(core::space_names)},
+      {"/$defs/itemSource/properties/arm", names_of(core::physical_arm_names)},
+      {"/$defs/skin/properties/participant", names_of(content::participant_names)},
+      {"/$defs/skin/properties/part", names_of(content::skin_part_names)},
+      {"/$defs/itemNode/properties/item_display", names_of(content::item_display_context_names)},
+      {"/$defs/node/properties/type", names_of(content::node_type_names)},
+      {"/$defs/vectorKeyframe/properties/interpolation", names_of(content::interpolation_names)},
+      {"/$defs/eventSource/properties/type", names_of(content::event_source_names)},
+      {"/$defs/eventOrigin/properties/type", names_of(content::event_origin_names)},
+  };
+  std::map<std::string, std::set<std::string>> found;
+  enums(read_schema("emote.schema.json"), "", found);
+  for (const auto& [path, values] : found) {
+    CAPTURE(path);
+    const auto t = tables.find(path);
+    if (t == tables.end()) {
+      FAIL_CHECK("an enum with no loader name table in this test: " << path);
+      continue;
+    }
+    CHECK_MESSAGE(minus(t->second, values).empty(), "accepted by the loader, not in the schema: "
+                                                        << joined(minus(t->second, values)));
+    CHECK_MESSAGE(minus(values, t->second).empty(), "in the schema, not accepted by the loader: "
+                                                        << joined(minus(values, t->second)));
+  }
+  for (const auto& [path, names] : tables) {
+    CHECK_MESSAGE(found.count(path) == 1, "the schema has no enum at " << path);
+  }
+}
 
 TEST_CASE("emote.schema.json: each $defs object has exactly the keys of its loader table") {
   const json_value schema = read_schema("emote.schema.json");
