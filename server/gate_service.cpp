@@ -77,6 +77,7 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
     std::string queue;   ///< bytes not yet handed to async_write
     std::string writing; ///< bytes in flight
     bool busy = false;
+    bool flush_posted = false; ///< a deferred flush is queued on the io_context
   } to_client, to_backend;
   std::array<char, 16384> client_buf{};
   std::array<char, 16384> backend_buf{};
@@ -146,7 +147,12 @@ void flush(const pair_ptr& p, bool to_client) {
                     });
 }
 
-void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::size_t limit) {
+/// Queue `bytes` for one side, in order after everything queued before. The write starts now,
+/// or with `defer` once the current handler returns (after_tick: the tick does not wait for a
+/// hundred sockets' writes; the bytes already hold their place in the queue, so a backend frame
+/// read meanwhile still goes after them).
+void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::size_t limit,
+             bool defer = false) {
   if (bytes.empty()) {
     return;
   }
@@ -167,7 +173,15 @@ void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::siz
     close_pair(p);
     return;
   }
-  flush(p, to_client);
+  if (!defer) {
+    flush(p, to_client);
+  } else if (!side.flush_posted && !side.busy) {
+    side.flush_posted = true;
+    asio::post(p->client.get_executor(), [p, to_client] {
+      (to_client ? p->to_client : p->to_backend).flush_posted = false;
+      flush(p, to_client);
+    });
+  }
 }
 
 } // namespace
@@ -556,7 +570,7 @@ void gate_service::after_tick(const api::frame& f, const protocol::frame_packets
   }
   for (auto& [raw, w] : writes) {
     send_to(w.first, true, w.second.to_client,
-            static_cast<std::size_t>(limits_.gate_max_buffered_bytes));
+            static_cast<std::size_t>(limits_.gate_max_buffered_bytes), /*defer=*/true);
   }
 }
 
