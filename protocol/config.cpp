@@ -1,6 +1,7 @@
 #include "protocol/config.hpp"
 
 #include "engine/core/decimal.hpp"
+#include "engine/core/file_text.hpp"
 
 #include "engine/core/identifier.hpp"
 #include "engine/core/time_string.hpp"
@@ -946,18 +947,18 @@ config_loader::config_loader() : impl_(std::make_unique<impl>()) {}
 config_loader::~config_loader() = default;
 
 std::optional<config_error> config_loader::add_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
   const std::string source = file.string();
-  if (!in) {
-    return config_error{"", source, "cannot open the config file"};
+  auto text = core::read_file_text(file);
+  if (!text) {
+    return config_error{"", source,
+                        text.error().ends_with(": cannot open") ? "cannot open the config file"
+                                                                : text.error().substr(source.size() + 2)};
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
   fs::path base = file.parent_path();
   if (base.empty()) {
     base = ".";
   }
-  return impl_->add_text(ss.str(), source, true, base);
+  return impl_->add_text(*text, source, true, base);
 }
 
 std::optional<config_error> config_loader::add_json(std::string_view json,

@@ -1,6 +1,7 @@
 #include "protocol/recording.hpp"
 
 #include "engine/content/loader.hpp"
+#include "engine/core/file_text.hpp"
 #include "engine/core/sha256.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
@@ -411,13 +412,11 @@ core::result<recording, std::string> parse_recording(std::string_view text) {
 }
 
 core::result<recording, std::string> read_recording(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return core::failure{file.string() + ": cannot open"};
+  auto text = core::read_file_text(file);
+  if (!text) {
+    return core::failure{std::move(text.error())};
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  auto r = parse_recording(ss.str());
+  auto r = parse_recording(*text);
   if (r && !r->damage.empty()) {
     r->damage = file.string() + ":" + r->damage;
   }
@@ -485,13 +484,11 @@ read_content_manifest(const std::vector<std::filesystem::path>& roots) {
     }
     // The files the loader reads, found the same way (formats.md §1.1 stage 1).
     for (const content::discovered_file& f : content::discover_directory(root)) {
-      std::ifstream in(f.full_path, std::ios::binary);
-      if (!in) {
-        return core::failure{f.full_path + ": cannot read"};
+      auto text = core::read_file_text(f.full_path);
+      if (!text) {
+        return core::failure{std::move(text.error())};
       }
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      files.push_back({prefix + f.name, ss.str()});
+      files.push_back({prefix + f.name, std::move(*text)});
     }
   }
   return content_manifest_of(std::move(files));

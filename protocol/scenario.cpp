@@ -1,5 +1,6 @@
 #include "protocol/scenario.hpp"
 
+#include "engine/core/file_text.hpp"
 #include "engine/json/source_reader.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
@@ -246,13 +247,11 @@ core::result<scenario, std::string> load_scenario(const std::filesystem::path& f
   if (size > max_scenario_bytes) {
     return core::failure{file.string() + ": larger than 64 MiB"};
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return core::failure{file.string() + ": cannot open"};
+  auto text = core::read_file_text(file, max_scenario_bytes);
+  if (!text) {
+    return core::failure{std::move(text.error())};
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_scenario(ss.str(), file);
+  return parse_scenario(*text, file);
 }
 
 std::string write_scenario(const scenario_text& s) {

@@ -2,6 +2,7 @@
 // [--replay-emotes DIR] (docs/guide/qa.md "Shrink a recording to a scenario").
 #include "server/commands.hpp"
 
+#include "engine/core/file_text.hpp"
 #include "engine/json/source_reader.hpp"
 #include "protocol/recording.hpp"
 #include "protocol/recording_scenario.hpp"
@@ -52,13 +53,11 @@ namespace {
 // The expectations of FILE: a scenario (its `expect`) or a bare array of expectations.
 core::result<protocol::expectation_set, std::string>
 read_expectations(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return core::failure{file.string() + ": cannot open"};
+  auto read = core::read_file_text(file);
+  if (!read) {
+    return core::failure{std::move(read.error())};
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  std::string text = std::move(*read);
   if (const auto parsed = json::parse_source(text, json::source_dialect::relaxed);
       parsed.ok && parsed.root.is_array()) {
     // Wrapped on the same line, so line numbers in errors stay those of the file.

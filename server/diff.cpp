@@ -1,5 +1,6 @@
 #include "server/diff.hpp"
 
+#include "engine/core/file_text.hpp"
 #include "engine/core/sha256.hpp"
 #include "engine/json/state_json.hpp"
 #include "engine/json/wire_reader.hpp"
@@ -134,13 +135,11 @@ core::result<diff_timeline, std::string> read_timeline(const std::filesystem::pa
   if (std::filesystem::is_directory(file, ec)) {
     return core::failure{file.string() + ": is a folder, not a recording or a scenario output"};
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return core::failure{file.string() + ": cannot open"};
+  auto read = core::read_file_text(file);
+  if (!read) {
+    return core::failure{std::move(read.error())};
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  const std::string& text = *read;
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     return core::failure{file.string() + ": empty (neither a recording nor a scenario output)"};
   }
