@@ -433,3 +433,41 @@ TEST_CASE("[engine] attack: Molang recursion at emote start answers molang_error
   }
   CHECK_MESSAGE(lines == 1, log);
 }
+
+// Issue 31 item 7, protocol.md §10: serve raises its soft descriptor limit to the hard one and
+// fits its caps into it, saying so; here (soft 200, hard 400, with the HTTP listener) the line
+// connections are fitted to 168, so the 165th observer is refused `max_connections` while the
+// controller's reservation still lets it in (before, the caps of 256 line and 1,024 HTTP
+// connections stayed and accepts failed for want of descriptors).
+TEST_CASE("[engine] attack: the connection caps fit the descriptor limit") {
+  const auto dir = scratch_dir("attack_nofile");
+  const std::filesystem::path prlimit = "/usr/bin/prlimit";
+  if (!std::filesystem::exists(prlimit)) {
+    MESSAGE("skipped: no /usr/bin/prlimit (util-linux)");
+    return;
+  }
+  process p({"--nofile=200:400", emote_sim_exe().string(), "serve", "--listen", "127.0.0.1:0",
+             "--http", "127.0.0.1:0", "--emotes", test_emotes().string()},
+            dir, {}, prlimit);
+  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
+  const std::string log = p.err();
+  CHECK_MESSAGE(log.find("descriptor limit 400 (was 200, hard 400): up to 168 line connections, "
+                         "56 per HTTP listener (lowered to fit") != std::string::npos,
+                log);
+  std::smatch m;
+  REQUIRE(std::regex_search(log, m, std::regex(R"(listening on (127\.0\.0\.1:\d+))")));
+  const auto tcp = *parse_listen_address(m[1].str());
+  std::vector<line_client> observers;
+  for (int i = 0; i < 164; ++i) {
+    observers.push_back(hello(tcp, R"(,"role":"observer")"));
+  }
+  auto extra = line_client::connect(tcp, 5s);
+  REQUIRE(extra.ok());
+  REQUIRE(extra->send_line(R"({"op":"hello","protocol":1,"role":"observer"})"));
+  CHECK(extra->read_line(5s) == R"({"op":"bye","reason":"max_connections"})");
+  auto controller = hello(tcp);
+  std::vector<std::string> seen;
+  CHECK(ok(request(controller, R"("op":"ping")", "ping", seen)));
+  p.signal(SIGTERM);
+  CHECK(p.wait(20s) == 0);
+}
