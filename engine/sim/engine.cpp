@@ -81,8 +81,8 @@ struct engine::impl {
   player_views views{players, world, registry, config.caches.mode};
   session_lifecycle lifecycle{config, tick, registry, views, cooldowns};
   partner_matching matching{players, world, registry, cooldowns, lifecycle, tick};
-  play_pipeline pipeline{config,    policy,    content,   players,  views, registry,
-                         cooldowns, pool,      lifecycle, matching, tick};
+  play_pipeline pipeline{config,    policy, content,   players,  views, registry,
+                         cooldowns, pool,   lifecycle, matching, tick};
 
   /// The state traversal of engine::describe_state (any sink, or the hasher inlined).
   template <class Sink>
@@ -92,7 +92,9 @@ struct engine::impl {
   [[nodiscard]] api::reply ok(api::reply_payload payload) const {
     return ok_reply(tick.now, std::move(payload));
   }
-  [[nodiscard]] api::reply refuse(api::error e) const { return error_reply(tick.now, std::move(e)); }
+  [[nodiscard]] api::reply refuse(api::error e) const {
+    return error_reply(tick.now, std::move(e));
+  }
 
   // =============================================================================================
   // P1 inputs
@@ -106,12 +108,12 @@ struct engine::impl {
     if (id < config.display_entity_ids_first || id > config.display_entity_ids_last) {
       return std::nullopt;
     }
-    return refuse(make_error(
-        api::error_code::bad_request,
-        "entity_id " + std::to_string(id) + " is inside the display entities' range [" +
-            std::to_string(config.display_entity_ids_first) + ", " +
-            std::to_string(config.display_entity_ids_last) + "] (render.entity_id_base)",
-        "$.entity_id"));
+    return refuse(
+        make_error(api::error_code::bad_request,
+                   "entity_id " + std::to_string(id) + " is inside the display entities' range [" +
+                       std::to_string(config.display_entity_ids_first) + ", " +
+                       std::to_string(config.display_entity_ids_last) + "] (render.entity_id_base)",
+                   "$.entity_id"));
   }
 
   api::reply apply(const api::player_join& j) {

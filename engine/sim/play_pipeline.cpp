@@ -82,8 +82,8 @@ api::reply play_pipeline::play(const api::emote_play& req, api::play_source sour
     views_.changed(req.player);
   }
   if (shutting_down_) {
-    return error_reply(
-        now, make_error(api::error_code::shutting_down, "The server is shutting down."));
+    return error_reply(now,
+                       make_error(api::error_code::shutting_down, "The server is shutting down."));
   }
   // 1. Catalog lookup; the policy is never consulted for an unknown id.
   const content::catalog_entry* entry = content_.catalog->find(req.emote);
@@ -171,8 +171,7 @@ api::reply play_pipeline::play(const api::emote_play& req, api::play_source sour
 api::reply play_pipeline::start_session(const world::player_state& player, const std::string& id,
                                         std::shared_ptr<const playback::prepared_emote> prepared,
                                         const api::emote_play& req, api::play_source source,
-                                        bool tracked, std::int64_t eff,
-                                        std::optional<bool> chain) {
+                                        bool tracked, std::int64_t eff, std::optional<bool> chain) {
   const api::tick_number now = tick_.now;
   auto owned = std::make_unique<session>();
   session& s = *owned;
@@ -226,9 +225,8 @@ api::reply play_pipeline::start_session(const world::player_state& player, const
     // a per-evaluation budget), is refused with its own code, not ERROR's `internal`.
     return error_reply(now, rules::play_error(why == stop_reason::molang_budget
                                                   ? api::error_code::molang_budget
-                                              : molang_failed
-                                                  ? api::error_code::molang_error
-                                                  : api::error_code::internal));
+                                              : molang_failed ? api::error_code::molang_error
+                                                              : api::error_code::internal));
   }
   s.initiator.was_invisible = rules::capture_was_invisible(chain, player.invisible);
   if (s.settings.hidden) {

@@ -60,10 +60,10 @@ api::error make_error(api::error_code code, std::string message, std::string pat
 class play_pipeline final : public rules::idle_host {
 public:
   play_pipeline(const engine_config& config, const rules::access_policy& policy,
-                const engine_content& content, world::player_registry& players,
-                player_views& views, session_registry& registry,
-                rules::cooldown_table& cooldowns, playback::handle_pool& pool,
-                session_lifecycle& lifecycle, partner_matching& matching, tick_state& tick)
+                const engine_content& content, world::player_registry& players, player_views& views,
+                session_registry& registry, rules::cooldown_table& cooldowns,
+                playback::handle_pool& pool, session_lifecycle& lifecycle,
+                partner_matching& matching, tick_state& tick)
       : config_(config), policy_(policy), content_(content), players_(players), views_(views),
         registry_(registry), cooldowns_(cooldowns), pool_(pool), lifecycle_(lifecycle),
         matching_(matching), tick_(tick) {}

@@ -66,8 +66,7 @@ TEST_CASE("matching: no candidate names the nearest offer and its first failed c
   REQUIRE(miss);
   CHECK(miss->reason == api::match_failure::participant);
   // Without `miss` nothing is reported, and a compatible player finds the offer.
-  CHECK(t.matching.find_offer("demo:hs", *t.players.find("bob"), nullptr, false) ==
-        &t.session(1));
+  CHECK(t.matching.find_offer("demo:hs", *t.players.find("bob"), nullptr, false) == &t.session(1));
 }
 
 TEST_CASE("matching: a reservation during the offer is resolved when the offer ends") {
@@ -82,8 +81,8 @@ TEST_CASE("matching: a reservation during the offer is resolved when the offer e
   CHECK(t.matching.find_offer("demo:hs", *t.players.find("bob"), nullptr, false) == nullptr);
 
   f.end_offer();
-  CHECK(t.take_records() == strings{"matched(1,alice,bob)", "vis(bob,true,blank)",
-                                    "started(1,bob,demo:hs,partner)"});
+  CHECK(t.take_records() ==
+        strings{"matched(1,alice,bob)", "vis(bob,true,blank)", "started(1,bob,demo:hs,partner)"});
   CHECK(s.phase() == playback::session_phase::matched);
   REQUIRE(s.partner);
   CHECK(s.partner->player == "bob");
@@ -136,6 +135,5 @@ TEST_CASE("matching: WAITING counts down T_o ticks of P4, then TIMEOUT") {
   CHECK(s.phase() == playback::session_phase::timeout);
   CHECK(t.take_records() == strings{"timeout(1,alice)"});
   // No longer an offer.
-  CHECK(t.matching.find_offer("demo:hs_short", *t.players.find("bob"), nullptr, false) ==
-        nullptr);
+  CHECK(t.matching.find_offer("demo:hs_short", *t.players.find("bob"), nullptr, false) == nullptr);
 }

@@ -48,8 +48,8 @@ struct parts {
   sim::player_views views{players, world, registry, config.caches.mode};
   sim::session_lifecycle lifecycle{config, tick, registry, views, cooldowns};
   sim::partner_matching matching{players, world, registry, cooldowns, lifecycle, tick};
-  sim::play_pipeline pipeline{config,    policy,    content,   players,  views, registry,
-                              cooldowns, pool,      lifecycle, matching, tick};
+  sim::play_pipeline pipeline{config,    policy, content,   players,  views, registry,
+                              cooldowns, pool,   lifecycle, matching, tick};
 
   void join(const std::string& player, dvec3 pos, float yaw = 0) {
     api::player_join j;

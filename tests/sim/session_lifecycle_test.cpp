@@ -52,15 +52,13 @@ TEST_CASE("lifecycle: a stopped offer releases its reservation first; release is
   REQUIRE(role_of(t.play("alice", "demo:hs_cd")) == "initiator");
   REQUIRE(role_of(t.play("bob", "demo:hs_cd")) == "partner");
   CHECK(t.registry.reserving("bob") == &t.session(1));
-  CHECK(t.cooldowns.status("bob", "demo:hs_cd", t.tick.now).state ==
-        rules::cooldown_state::in_use);
+  CHECK(t.cooldowns.status("bob", "demo:hs_cd", t.tick.now).state == rules::cooldown_state::in_use);
   t.take_records();
 
   sim::session& s = t.session(1);
   t.lifecycle.stop(s, stop_reason::manual);
-  CHECK(t.take_records() ==
-        strings{"released(1,alice,bob,session_ended)", "vis(alice,false,real)",
-                "stopped(1,alice,demo:hs_cd,MANUAL)"});
+  CHECK(t.take_records() == strings{"released(1,alice,bob,session_ended)", "vis(alice,false,real)",
+                                    "stopped(1,alice,demo:hs_cd,MANUAL)"});
   CHECK(t.registry.reserving("bob") == nullptr);
   CHECK_FALSE(s.reserved);
   // The reserved partner's claim went back to AVAILABLE: no cooldown for bob.
@@ -81,8 +79,8 @@ TEST_CASE("lifecycle: stop_all stops every registered session in creation order"
   t.lifecycle.stop(t.session(2), stop_reason::manual);
   t.take_records();
   CHECK(t.lifecycle.stop_all(stop_reason::reload) == 2);
-  CHECK(t.take_records() == strings{"stopped(1,carol,demo:wave,RELOAD)",
-                                    "stopped(3,bob,demo:wave,RELOAD)"});
+  CHECK(t.take_records() ==
+        strings{"stopped(1,carol,demo:wave,RELOAD)", "stopped(3,bob,demo:wave,RELOAD)"});
   CHECK(t.registry.size() == 0);
   CHECK(t.lifecycle.stop_all(stop_reason::reload) == 0);
 }
