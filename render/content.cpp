@@ -21,7 +21,9 @@
 
 #include "render/content.hpp"
 #include "engine/core/identifier.hpp"
+#include "engine/core/snbt.hpp"
 #include "engine/core/utf8.hpp"
+#include "engine/math/scalar.hpp"
 #include "render/content_detail.hpp"
 
 #include <algorithm>
@@ -88,33 +90,8 @@ constexpr std::size_t max_property_name = 64;
 constexpr std::size_t max_property_value = 32767;
 constexpr std::size_t max_signature = 1024;
 
-bool numeric(const nbt_tag& t) noexcept {
-  switch (t.type) {
-  case nbt_type::byte_tag:
-  case nbt_type::short_tag:
-  case nbt_type::int_tag:
-  case nbt_type::long_tag:
-  case nbt_type::float_tag:
-  case nbt_type::double_tag:
-    return true;
-  default:
-    return false;
-  }
-}
-
-// Java's (int) of a double: truncation, saturating, NaN as 0.
-std::int32_t java_d2i(double d) noexcept {
-  if (std::isnan(d)) {
-    return 0;
-  }
-  if (d >= 2147483647.0) {
-    return std::numeric_limits<std::int32_t>::max();
-  }
-  if (d <= -2147483648.0) {
-    return std::numeric_limits<std::int32_t>::min();
-  }
-  return static_cast<std::int32_t>(d);
-}
+using core::is_numeric;
+using math::java_d2i;
 
 // Number.intValue of a numeric tag (a long keeps its low 32 bits).
 std::int32_t java_int(const nbt_tag& t) noexcept {
@@ -344,7 +321,7 @@ std::optional<std::vector<nbt_tag>> numeric_list(const nbt_tag& t) {
   std::vector<nbt_tag> out;
   if (t.type == nbt_type::list_tag) {
     for (const auto& e : t.list) {
-      if (!numeric(e)) {
+      if (!is_numeric(e)) {
         return std::nullopt;
       }
       out.push_back(e);
@@ -474,7 +451,7 @@ bool encode_component(const version_table& v, data_component c, const nbt_tag& t
     }
     return false;
   case data_component::dyed_color:
-    if (!numeric(t)) {
+    if (!is_numeric(t)) {
       warn("component minecraft:dyed_color is not a number, dropped");
       return false;
     }
@@ -536,7 +513,7 @@ void write_item_stack(byte_writer& w, const version_table& v, std::string_view s
   }
   std::int32_t count = 1;
   if (const auto* c = stack.find("count")) {
-    if (numeric(*c)) {
+    if (is_numeric(*c)) {
       count = java_int(*c);
     } else {
       warn("item count is not a number, 1 used");
@@ -618,7 +595,7 @@ void write_item_stack(byte_writer& w, const version_table& v, std::string_view s
   }
   // The glint: the stack's override, else true for at least one enchantment (render.md §5.4).
   const auto* glint = given[static_cast<std::size_t>(data_component::enchantment_glint_override)];
-  if (glint != nullptr && !numeric(*glint)) {
+  if (glint != nullptr && !is_numeric(*glint)) {
     warn("component minecraft:enchantment_glint_override is not a boolean, dropped");
     glint = nullptr;
   }

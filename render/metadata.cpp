@@ -167,29 +167,13 @@ namespace {
 using core::nbt_tag;
 using core::nbt_type;
 
-bool numeric(const nbt_tag& t) noexcept {
-  switch (t.type) {
-  case nbt_type::byte_tag:
-  case nbt_type::short_tag:
-  case nbt_type::int_tag:
-  case nbt_type::long_tag:
-  case nbt_type::float_tag:
-  case nbt_type::double_tag:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool integral(const nbt_tag& t) noexcept {
-  return t.type == nbt_type::byte_tag || t.type == nbt_type::short_tag ||
-         t.type == nbt_type::int_tag || t.type == nbt_type::long_tag;
-}
+using core::is_integral;
+using core::is_numeric;
 
 // Vanilla's NumericTag casts: an integer tag keeps its low 32 bits; a float or double tag is
 // Mth.floor'ed (Java's saturating conversion, NaN 0).
 std::int32_t as_int(const nbt_tag& t) noexcept {
-  if (integral(t)) {
+  if (is_integral(t)) {
     return static_cast<std::int32_t>(
         static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.integer)));
   }
@@ -202,7 +186,7 @@ std::int32_t as_byte(const nbt_tag& t) noexcept {
 }
 
 float as_float(const nbt_tag& t) noexcept {
-  if (integral(t)) {
+  if (is_integral(t)) {
     return static_cast<float>(t.integer);
   }
   return static_cast<float>(t.number);
@@ -224,7 +208,7 @@ struct reader {
   }
   /// A numeric value for `key`; nullptr (with a warning) when the tag is not a number.
   const nbt_tag* number(std::string_view key, const nbt_tag& t) {
-    if (numeric(t)) {
+    if (is_numeric(t)) {
       return &t;
     }
     bad(key, "is not a number");
@@ -284,7 +268,7 @@ void apply_nbt(display_values& out, const core::nbt_compound& effective, const v
     } else if (k == "brightness") {
       const nbt_tag* block = t.type == nbt_type::compound_tag ? t.compound.find("block") : nullptr;
       const nbt_tag* sky = t.type == nbt_type::compound_tag ? t.compound.find("sky") : nullptr;
-      if (block && sky && numeric(*block) && numeric(*sky) && as_int(*block) >= 0 &&
+      if (block && sky && is_numeric(*block) && is_numeric(*sky) && as_int(*block) >= 0 &&
           as_int(*block) <= 15 && as_int(*sky) >= 0 && as_int(*sky) <= 15) {
         at(out, field::brightness).i = as_int(*block) << 4 | as_int(*sky) << 20;
       } else {

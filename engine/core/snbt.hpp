@@ -57,6 +57,16 @@ struct nbt_tag {
   friend bool operator==(const nbt_tag& a, const nbt_tag& b);
 };
 
+/// A byte, short, int or long tag.
+[[nodiscard]] inline bool is_integral(const nbt_tag& t) noexcept {
+  return t.type == nbt_type::byte_tag || t.type == nbt_type::short_tag ||
+         t.type == nbt_type::int_tag || t.type == nbt_type::long_tag;
+}
+/// An integral, float or double tag (Java's NumericTag).
+[[nodiscard]] inline bool is_numeric(const nbt_tag& t) noexcept {
+  return is_integral(t) || t.type == nbt_type::float_tag || t.type == nbt_type::double_tag;
+}
+
 struct nbt_entry {
   std::string key;
   nbt_tag value;
