@@ -39,11 +39,12 @@ std::filesystem::path test_emotes() {
 // `emote-sim serve` on 127.0.0.1:0 with `extra`; the addresses it logs.
 struct attacked {
   attacked(const std::filesystem::path& dir, std::vector<std::string> extra,
-           const std::filesystem::path& emotes = test_emotes()) {
+           const std::filesystem::path& emotes = test_emotes(),
+           const std::vector<std::string>& env = {}) {
     std::vector<std::string> args = {"serve", "--listen", "127.0.0.1:0", "--emotes",
                                      emotes.string()};
     args.insert(args.end(), extra.begin(), extra.end());
-    p = std::make_unique<process>(args, dir);
+    p = std::make_unique<process>(args, dir, env);
     REQUIRE_MESSAGE(p->wait_for_log("ready", 20s), p->err());
     tcp = logged("listening on ");
   }
@@ -470,4 +471,57 @@ TEST_CASE("[engine] attack: the connection caps fit the descriptor limit") {
   CHECK(ok(request(controller, R"("op":"ping")", "ping", seen)));
   p.signal(SIGTERM);
   CHECK(p.wait(20s) == 0);
+}
+
+// Issue 31 item 11 (render.md §2, docs/guide/viewer.md): a player entity_id inside the display
+// entities' range [render.entity_id_base, base + max_active_display_entities] is refused; hidden
+// files and symbolic links in the viewer folder are not served. Item 3: /healthz answers on the
+// HTTP listener.
+TEST_CASE("[engine] attack: display-range entity ids, hidden viewer files and symlinks refused") {
+  const auto dir = scratch_dir("attack_item11");
+  const auto viewer = dir / "viewer";
+  std::filesystem::create_directories(viewer / ".git");
+  std::ofstream(viewer / "index.html") << "<html>viewer</html>\n";
+  std::ofstream(viewer / ".env") << "TOKEN=secret\n";
+  std::ofstream(viewer / ".git" / "config") << "[core]\n";
+  std::ofstream(dir / "outside.txt") << "outside\n";
+  std::filesystem::create_symlink(dir / "outside.txt", viewer / "link.txt");
+  std::filesystem::create_directory_symlink(dir, viewer / "up");
+  attacked s(dir, {"--clock", "manual", "--http", "127.0.0.1:0", "--render-entity-id-base", "5000",
+                   "--max-active-display-entities", "100"},
+             test_emotes(), {"EMOTE_SIM_VIEWER_DIR=" + viewer.string()});
+  const auto http = s.logged("viewer at http://");
+  const auto get = [&](const std::string& path) {
+    return http_get(http, "GET " + path + " HTTP/1.1\r\nHost: " + http.text() + "\r\n\r\n");
+  };
+  CHECK(get("/index.html").starts_with("HTTP/1.1 200 OK"));
+  CHECK(get("/healthz").starts_with("HTTP/1.1 200 OK"));
+  for (const char* path : {"/.env", "/.git/config", "/link.txt", "/up/outside.txt"}) {
+    CAPTURE(path);
+    const std::string answer = get(path);
+    CHECK(answer.starts_with("HTTP/1.1 404 Not Found"));
+    CHECK(answer.find("secret") == std::string::npos);
+    CHECK(answer.find("outside") == std::string::npos);
+  }
+  auto c = hello(s.tcp);
+  std::vector<std::string> seen;
+  for (const int id : {5000, 5050, 5100}) {
+    CAPTURE(id);
+    const auto r = request(c,
+                           R"("op":"player.join","player":"p)" + std::to_string(id) +
+                               R"(","position":[0,64,0],"protocol":769,"entity_id":)" +
+                               std::to_string(id),
+                           "j" + std::to_string(id), seen);
+    CHECK(r.find(R"("code":"bad_request")") != std::string::npos);
+    CHECK(r.find(R"("path":"$.entity_id")") != std::string::npos);
+  }
+  CHECK(ok(request(c, R"("op":"player.join","player":"a","position":[0,64,0],"protocol":769,)"
+                      R"("entity_id":4999)",
+                   "ja", seen)));
+  CHECK(ok(request(c, R"("op":"player.join","player":"b","position":[0,64,0],"protocol":769,)"
+                      R"("entity_id":5101)",
+                   "jb", seen)));
+  const auto moved = request(c, R"("op":"player.update","player":"a","entity_id":5001)", "u", seen);
+  CHECK(moved.find(R"("code":"bad_request")") != std::string::npos);
+  CHECK(s.stop() == 0);
 }
