@@ -1,7 +1,7 @@
 #pragma once
 // Display content per version (render.md §5.4): item stacks, block states and text components
 // encoded once per distinct source (and skin profile), shared by every display that shows the
-// same thing. A part of the renderer (render/renderer.cpp), with unit tests in
+// same thing. A part of the renderer (render/render_parts.hpp), with unit tests in
 // tests/render/renderer_parts_test.cpp.
 //
 // Like the engine's memos (engine/core/memo.hpp), its use is an explicit option: `on`, `off`
@@ -49,9 +49,9 @@ private:
   std::span<const version_table* const> vers_;
   core::cache_mode mode_;
   std::vector<std::unordered_map<std::string, cached_content>> maps_; ///< per version
-  std::vector<empty_content> empty_;                                   ///< per version
-  cached_content fresh_; ///< `off`: the last encoding
-  std::string key_;      ///< scratch
+  std::vector<empty_content> empty_;                                  ///< per version
+  cached_content fresh_;                                              ///< `off`: the last encoding
+  std::string key_;                                                   ///< scratch
 };
 
 } // namespace emote::render

@@ -2,7 +2,7 @@
 // The live displays' tracker rows bucketed by (dimension, cell) for one step, each cell with the
 // bounding box of its rows' positions: a viewer's range (render.md §4) is then decided for a
 // whole cell when the box lies entirely inside or outside it, and row by row only at its edge.
-// A part of the renderer (render/renderer.cpp), with its own unit tests
+// A part of the renderer (render/render_parts.hpp), with its own unit tests
 // (tests/render/parts_test.cpp).
 
 #include <algorithm>

@@ -26,15 +26,15 @@ std::int32_t mode_for(render_parts& r, display& d, std::size_t ver) {
     } else {
       pv.mode = 0;
       r.out.warn(d.emote, d.node, "", r.vers[ver]->protocol,
-                 "item_display " + d.item_display + " does not exist in this version; none is sent");
+                 "item_display " + d.item_display +
+                     " does not exist in this version; none is sent");
     }
   }
   return pv.mode;
 }
 
 /// The metadata entry of slot `s` (of the display's kind in version `ver`).
-void fill(render_parts& r, display& d, std::size_t ver, const metadata_slot& s,
-          metadata_entry& e) {
+void fill(render_parts& r, display& d, std::size_t ver, const metadata_slot& s, metadata_entry& e) {
   if (s.field == field::content) {
     // The content is encoded (once per version) only when it is shown.
     const content_value* c = d.visible ? &content_for(r, d, ver) : nullptr;

@@ -1,7 +1,7 @@
 #pragma once
 // The live displays (render.md §3): each owned by its tracker row, found by handle and by
 // session, with the sessions' emote and players (for skins and warnings) and the spawn count per
-// handle (for display UUIDs). A part of the renderer (render/renderer.cpp), with unit tests in
+// handle (for display UUIDs). A part of the renderer (render/render_parts.hpp), with unit tests in
 // tests/render/renderer_parts_test.cpp.
 
 #include "engine/api/event.hpp"

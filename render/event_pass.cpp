@@ -17,7 +17,9 @@ constexpr std::int64_t max_entity_id = std::numeric_limits<std::int32_t>::max();
 void spawn_bundle_step(render_parts& r, display& d) {
   // render.md §5.1: bundle_delimiter, spawn_entity, entity_metadata (when any entry differs
   // from its default), bundle_delimiter; each packet one step.
-  auto delim = [&](std::size_t ver) { return std::optional<range_ref>(r.out.delimiter_bytes(ver)); };
+  auto delim = [&](std::size_t ver) {
+    return std::optional<range_ref>(r.out.delimiter_bytes(ver));
+  };
   r.out.group_by_version(r.audience);
   r.out.grouped_ranges(delim);
   r.out.grouped_step([&](std::size_t ver, byte_writer& w) {
@@ -43,7 +45,8 @@ void set_teleport_duration(display& d, std::int32_t tp) {
 
 /// display.remove (render.md §4 rule 1, third bullet): per viewer one entity_destroy of its
 /// tracked entities among `handles`, ascending; equal packets share an entry.
-void remove_displays(render_parts& r, api::session_id session, std::vector<api::handle_id> handles) {
+void remove_displays(render_parts& r, api::session_id session,
+                     std::vector<api::handle_id> handles) {
   std::sort(handles.begin(), handles.end());
   handles.erase(std::unique(handles.begin(), handles.end()), handles.end());
   std::vector<display*> gone;
@@ -266,10 +269,9 @@ void flush_changes(render_parts& r) {
     // one grouped (the same bits, nothing grouped since) is that grouping again.
     const std::uint64_t* bits = trackers.words(d->row);
     const std::size_t stride = trackers.stride();
-    if (r.building &&
-        !(ev.last_audience_serial == r.out.group_serial() &&
-          ev.last_audience_bits.size() == stride &&
-          std::equal(bits, bits + stride, ev.last_audience_bits.begin()))) {
+    if (r.building && !(ev.last_audience_serial == r.out.group_serial() &&
+                        ev.last_audience_bits.size() == stride &&
+                        std::equal(bits, bits + stride, ev.last_audience_bits.begin()))) {
       r.viewers.audience_of(trackers, d->row, r.audience);
       if (!r.audience.empty()) {
         r.out.group_by_version(r.audience);

@@ -55,7 +55,8 @@ range_ref output_assembler::recipients(std::size_t ver, std::span<const std::uin
 
 void output_assembler::entry(std::size_t ver, std::span<const std::uint32_t> to, range_ref data) {
   const range_ref r = recipients(ver, to);
-  out_->entries.push_back(packet_entry{vers_[ver]->protocol, r.begin, r.size, data.begin, data.size});
+  out_->entries.push_back(
+      packet_entry{vers_[ver]->protocol, r.begin, r.size, data.begin, data.size});
 }
 
 void output_assembler::group_by_version(std::span<const active* const> aud) {

@@ -2,7 +2,8 @@
 // The renderer's output (render.md §6): packet entries in order, each audience's recipients
 // written once and shared by the steps that follow, equal bytes shared, bundle delimiters built
 // once per version and step, and the render.warning records (once per tuple, render.md §5.4).
-// A part of the renderer (render/renderer.cpp), with unit tests in tests/render/renderer_parts_test.cpp.
+// A part of the renderer (render/render_parts.hpp), with unit tests in
+// tests/render/renderer_parts_test.cpp.
 
 #include "render/display_state.hpp"
 #include "render/renderer.hpp"

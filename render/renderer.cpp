@@ -7,8 +7,8 @@
 namespace emote::render {
 
 render_parts::render_parts(const render_config& c, std::span<const version_table* const> tables)
-    : cfg(c), vers(tables), defaults(tables.empty() ? nullptr : tables.back()),
-      viewers(c, tables), contents(tables, c.content_cache), hidden(tables), out(tables) {}
+    : cfg(c), vers(tables), defaults(tables.empty() ? nullptr : tables.back()), viewers(c, tables),
+      contents(tables, c.content_cache), hidden(tables), out(tables) {}
 
 /// The renderer is its parts; step() runs the passes over them (render_parts.hpp).
 struct renderer::impl : render_parts {

@@ -1,6 +1,6 @@
 #pragma once
 // The tracker sets T(E) of render.md §4: which viewer slots track which display, one row of bits
-// per live display. A part of the renderer (render/renderer.cpp), with its own unit tests
+// per live display. A part of the renderer (render/render_parts.hpp), with its own unit tests
 // (tests/render/parts_test.cpp).
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 // The viewers of one renderer step bucketed by (dimension, cell), for the range queries of the
-// event and tracking passes (render.md §4). A part of the renderer (render/renderer.cpp), with
+// event and tracking passes (render.md §4). A part of the renderer (render/render_parts.hpp), with
 // its own unit tests (tests/render/parts_test.cpp).
 
 #include <algorithm>

@@ -10,11 +10,9 @@ viewer_set::viewer_set(const render_config& cfg, std::span<const version_table* 
     : cfg_(cfg), vers_(vers), protocol_present_(vers.size(), false), only_version_(vers.size()) {}
 
 const world::player_state* viewer_set::player(std::string_view id) const noexcept {
-  const auto it = std::lower_bound(
-      player_index_.begin(), player_index_.end(), id,
-      [](const std::pair<std::string_view, std::uint32_t>& e, std::string_view k) {
-        return e.first < k;
-      });
+  const auto it = std::lower_bound(player_index_.begin(), player_index_.end(), id,
+                                   [](const std::pair<std::string_view, std::uint32_t>& e,
+                                      std::string_view k) { return e.first < k; });
   return it == player_index_.end() || it->first != id ? nullptr : players_[it->second];
 }
 

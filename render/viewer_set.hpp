@@ -1,7 +1,8 @@
 #pragma once
 // The viewers (render.md §4 rules 3-5): who is a viewer this step, its slot in the tracker table,
 // its ranges, its resync, the step's players by id, and the viewers by cell (viewer_grid). A part
-// of the renderer (render/renderer.cpp), with unit tests in tests/render/renderer_parts_test.cpp.
+// of the renderer (render/render_parts.hpp), with unit tests in
+// tests/render/renderer_parts_test.cpp.
 
 #include "engine/api/event.hpp"
 #include "engine/world/player.hpp"
@@ -149,7 +150,7 @@ private:
   std::span<const world::player_state* const> players_;
   /// (id, index in players_), ascending: the first of equal ids is the earliest joined.
   std::vector<std::pair<std::string_view, std::uint32_t>> player_index_;
-  std::vector<active> act_;            ///< in join order
+  std::vector<active> act_;             ///< in join order
   std::vector<std::uint32_t> slot_act_; ///< per slot: its index in act_, or no_act
   std::vector<bool> protocol_present_;
   std::size_t only_version_ = 0;

@@ -3,7 +3,7 @@
 // their viewers are sent when a hide starts, when a viewer comes within R_p of a hidden player,
 // and in a snapshot. Each hide has its own epoch (never 0, never reused), so a viewer's list of
 // what it was sent is a list of epochs, and a viewer near the same hides as last step costs a
-// comparison. A part of the renderer (render/renderer.cpp), with unit tests in
+// comparison. A part of the renderer (render/render_parts.hpp), with unit tests in
 // tests/render/renderer_parts_test.cpp.
 
 #include "engine/api/event.hpp"
@@ -42,8 +42,8 @@ public:
   /// A player.visibility event: the hide (a new epoch) or the show is recorded, and the viewers
   /// within R_p of the player (and the player itself) get its flags, the others (not the
   /// player) its blank equipment when asked for. `audience` is scratch.
-  void on_event(const api::ev_player_visibility& ev, const viewer_set& viewers,
-                dimension_ids& dims, output_assembler& out, std::vector<const active*>& audience);
+  void on_event(const api::ev_player_visibility& ev, const viewer_set& viewers, dimension_ids& dims,
+                output_assembler& out, std::vector<const active*>& audience);
 
   /// Hidden players no longer among the step's players are forgotten.
   void forget_departed(const viewer_set& viewers);

@@ -17,6 +17,7 @@ inline constexpr std::uintmax_t default_max_file_bytes = std::uintmax_t{256} << 
 /// The bytes of `file`, or why not, as "<file>: cannot open", "<file>: is a folder, not a file",
 /// "<file>: cannot read" or "<file>: larger than N MiB" (N = max_bytes in whole MiB).
 [[nodiscard]] result<std::string, std::string>
-read_file_text(const std::filesystem::path& file, std::uintmax_t max_bytes = default_max_file_bytes);
+read_file_text(const std::filesystem::path& file,
+               std::uintmax_t max_bytes = default_max_file_bytes);
 
 } // namespace emote::core
