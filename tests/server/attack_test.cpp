@@ -525,3 +525,58 @@ TEST_CASE("[engine] attack: display-range entity ids, hidden viewer files and sy
   CHECK(moved.find(R"("code":"bad_request")") != std::string::npos);
   CHECK(s.stop() == 0);
 }
+
+// Issue 31 item 6, protocol.md §10: a /ws client the hub closes (here idle: it never subscribes)
+// gives its HTTP slot back, so the viewer page answers again. Before, every such WebSocket kept
+// its slot until the listener's own idle timeout and the page answered 503. The HTTP listener's
+// cap is made small by the descriptor limit (prlimit 200:400: 56 connections).
+TEST_CASE("[engine] attack: /ws clients cut by the hub give their HTTP slots back") {
+  const auto dir = scratch_dir("attack_ws_slots");
+  const std::filesystem::path prlimit = "/usr/bin/prlimit";
+  if (!std::filesystem::exists(prlimit)) {
+    MESSAGE("skipped: no /usr/bin/prlimit (util-linux)");
+    return;
+  }
+  process p({"--nofile=200:400", emote_sim_exe().string(), "serve", "--listen", "127.0.0.1:0",
+             "--http", "127.0.0.1:0", "--emotes", test_emotes().string(),
+             "--limits-idle-timeout-seconds", "5"},
+            dir, {}, prlimit);
+  REQUIRE_MESSAGE(p.wait_for_log("ready", 20s), p.err());
+  std::smatch m;
+  const std::string log = p.err();
+  REQUIRE(std::regex_search(log, m, std::regex(R"(viewer at http://(127\.0\.0\.1:\d+)/)")));
+  const auto http = *parse_listen_address(m[1].str());
+  REQUIRE(log.find("56 per HTTP listener") != std::string::npos);
+  const auto status = [&](const std::string& path) {
+    const std::string answer =
+        http_get(http, "GET " + path + " HTTP/1.1\r\nHost: " + http.text() + "\r\n\r\n");
+    return answer.substr(0, answer.find('\n'));
+  };
+  CHECK(status("/healthz") == "HTTP/1.1 200 OK");
+  std::vector<line_client> sockets;
+  for (int i = 0; i < 56; ++i) {
+    auto c = line_client::connect(http, 5s);
+    REQUIRE(c.ok());
+    REQUIRE(c->send_raw("GET /ws HTTP/1.1\r\nHost: " + http.text() +
+                        "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+                        "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"));
+    REQUIRE(c->read_line(5s) == "HTTP/1.1 101 Switching Protocols");
+    sockets.push_back(std::move(c).value());
+  }
+  // Every slot is taken: the page is refused.
+  CHECK(status("/healthz") == "HTTP/1.1 503 Service Unavailable");
+  // The hub closes each idle observer after 5 s; its WebSocket closes with it (the browser here
+  // never answers the close), so every socket ends.
+  const auto give_up = std::chrono::steady_clock::now() + 40s; // a bound on waiting, no more
+  int ended = 0;
+  for (auto& c : sockets) {
+    while (!c.eof() && std::chrono::steady_clock::now() < give_up) {
+      c.read_line(500ms);
+    }
+    ended += c.eof() ? 1 : 0;
+  }
+  CHECK(ended == 56);
+  CHECK(status("/healthz") == "HTTP/1.1 200 OK");
+  p.signal(SIGTERM);
+  CHECK(p.wait(20s) == 0);
+}
