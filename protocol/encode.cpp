@@ -1080,6 +1080,12 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     }
     o.raw(R"(,"reserved":)");
     o.boolean(p.reserved);
+    o.raw(R"(,"dimension":)");
+    o.str(p.dimension);
+    o.raw(R"(,"position":)");
+    vec3(o, p.position);
+    o.raw(R"(,"yaw":)");
+    o.f32(p.yaw);
     o.ch('}');
   }
   o.raw(R"(],"sessions":[)");

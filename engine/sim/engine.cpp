@@ -432,6 +432,9 @@ state_snapshot engine::state(const state_query& query) const {
   const auto report = [&](const world::player_state& p) {
     state_snapshot::player_entry e;
     e.player = p.id;
+    e.dimension = p.dimension;
+    e.position = p.pos;
+    e.yaw = p.yaw;
     if (const session* s = m.registry.participating(p.id)) {
       e.session = s->id;
       e.role = s->initiator.player == p.id

@@ -93,6 +93,9 @@ struct state_snapshot {
     std::optional<session_id> session;
     std::optional<sim::role> role; ///< partner also while only reserved
     bool reserved = false;
+    std::string dimension; ///< where the player stands, so a viewer can draw it
+    core::dvec3 position;  ///< feet
+    float yaw = 0;
   };
   struct session_entry {
     session_id session = 0;

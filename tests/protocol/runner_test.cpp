@@ -85,7 +85,7 @@ public:
     sim::state_snapshot s;
     for (const auto& p : players_) {
       if (!player || *player == p) {
-        s.players.push_back({p, std::nullopt, std::nullopt, false});
+        s.players.push_back({p, std::nullopt, std::nullopt, false, "minecraft:overworld", {}, 0});
       }
     }
     return s;
