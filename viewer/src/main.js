@@ -566,12 +566,25 @@ function startLive() {
     } else if (msg.op === 'reply' && msg.ok === false) {
       status(`server: ${msg.error?.code}: ${msg.error?.message}`, true);
     } else if (msg.op === 'reply' && String(msg.id).startsWith('state')) {
+      // Frames do not say where players stand or when they leave: state.get does (its players
+      // with dimension, position and yaw, protocol.md §4), polled below. A player it no longer
+      // lists has left.
+      const listed = new Set();
       for (const p of msg.players ?? []) {
-        const old = live.state.players.get(p.player ?? p.id);
-        applyInput(live.state, { op: 'player.join', player: p.player ?? p.id, position: p.position, yaw: p.yaw });
-        if (old) live.state.players.get(p.player ?? p.id).hidden = old.hidden;
+        const key = p.player ?? p.id;
+        listed.add(key);
+        const old = live.state.players.get(key);
+        if (old) {
+          if (Array.isArray(p.position)) old.position = p.position;
+          if (typeof p.yaw === 'number') old.yaw = p.yaw;
+        } else {
+          applyInput(live.state, { op: 'player.join', player: key, position: p.position, yaw: p.yaw });
+        }
       }
+      for (const key of [...live.state.players.keys()]) if (!listed.has(key)) live.state.players.delete(key);
+      if (live.state.tick < 0 && typeof msg.tick === 'number') live.state.tick = msg.tick;
       if (msg.id === 'state') for (const d of msg.displays ?? []) applyEvent(live.state, { type: 'display.spawn', ...d });
+      show(live.state); // an idle server sends no frames: the players are drawn all the same
     } else if (msg.op === 'frame') {
       ++framesReceived;
       live.events.set(msg.tick, msg.events ?? []);
@@ -684,6 +697,8 @@ window.__viewer = {
     });
   },
   offersDrawn() { return rings.n; },
+  /** Where each drawn player stands: its feet, by key. */
+  playerPlaces() { return Object.fromEntries([...players].map(([name, p]) => [name, p.position.toArray()])); },
   /** Where each player's head comes from: 'skin', 'generated' or 'loading' (its skin URL). */
   heads() { return Object.fromEntries([...players].map(([name, p]) => [name, p.head])); },
   /** The colours drawn for a player's 8×8 face texels (its skin's (8,8)–(16,16), row by row),

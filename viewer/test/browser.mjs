@@ -542,13 +542,24 @@ async function liveServer(browser, record) {
   await page.waitForFunction(() => window.__viewer.subscribed, { timeout: 5000 }).catch(() => {});
   const b = await bot(port);
   b.send({ op: 'hello', protocol: 1 });
-  b.send({ op: 'player.join', player: 'alice', position: [0, 64, 0], yaw: 180 });
+  b.send({ op: 'player.join', player: 'alice', position: [5.5, 64, -3.5], yaw: 180 });
+  b.send({ op: 'player.join', player: 'bob', position: [8.5, 64, -3.5], yaw: 90 });
   b.send({ op: 'emote.play', player: 'alice', emote: 'sample:wave' });
   await page.waitForFunction(() => window.__viewer.framesReceived > 0 && window.__viewer.drawnDisplays() > 0, { timeout: 10000 }).catch(() => {});
   await new Promise((r) => setTimeout(r, 1500));
   const frames = await page.evaluate(() => window.__viewer.framesReceived);
   const drawn = await page.evaluate(() => window.__viewer.drawnDisplays());
   check(frames > 0 && drawn > 0, `(e) live: ${frames} frames over the WebSocket, ${drawn} displays drawn while the bot waves`);
+  // Players stand where state.get says (frames do not say), and one that leaves is gone.
+  const same = (a, b) => Array.isArray(a) && a.length === 3 && a.every((v, i) => Math.abs(v - b[i]) < 1e-9);
+  await page.waitForFunction(() => Object.keys(window.__viewer.playerPlaces()).length === 2, { timeout: 5000 }).catch(() => {});
+  const placed = await page.evaluate(() => window.__viewer.playerPlaces());
+  check(same(placed.alice, [5.5, 64, -3.5]) && same(placed.bob, [8.5, 64, -3.5]),
+    `live: the players are drawn where they stand (${JSON.stringify(placed)})`);
+  b.send({ op: 'player.leave', player: 'bob' });
+  await page.waitForFunction(() => !('bob' in window.__viewer.playerPlaces()), { timeout: 5000 }).catch(() => {});
+  const left = await page.evaluate(() => window.__viewer.playerPlaces());
+  check(!('bob' in left) && 'alice' in left, `live: a player who left is no longer drawn (${JSON.stringify(Object.keys(left))})`);
   // The guide's picture of a live server (scripts/viewer-pictures): alice waving, the sparkline
   // with a line (two figures or more).
   await page.waitForFunction(() => window.__viewer.sparkline.length >= 2, { timeout: 5000 }).catch(() => {});
@@ -562,6 +573,11 @@ async function liveServer(browser, record) {
   await page.waitForFunction(() => window.__viewer.markers().includes('stop'), { timeout: 5000 }).catch(() => {});
   const stopped = await page.evaluate(() => window.__viewer.markerTitles());
   check(stopped.some((t) => /alice stopped: /.test(t)), `live: a stop marker with its reason after emote.stop (${JSON.stringify(stopped.filter((t) => /stopped/.test(t)))})`);
+  // With nothing playing no frames come; the page still follows a player who walks.
+  b.send({ op: 'player.update', player: 'alice', position: [6.5, 64, -1.5] });
+  await page.waitForFunction(() => window.__viewer.playerPlaces().alice?.[0] === 6.5, { timeout: 5000 }).catch(() => {});
+  const walked = await page.evaluate(() => window.__viewer.playerPlaces().alice);
+  check(same(walked, [6.5, 64, -1.5]), `live: a player who walks while nothing plays is drawn where it went (${JSON.stringify(walked)})`);
   await page.waitForFunction(() => window.__viewer.sparkline.length > 0, { timeout: 5000 }).catch(() => {});
   const spark = await page.evaluate(() => window.__viewer.sparkline);
   check(spark.length > 0 && spark.every((x) => x >= 0 && x < 50), `live: the tick-duration sparkline has ${spark.length} figures from /metrics (${spark.map((x) => x.toFixed(3)).join(', ')} ms)`);
