@@ -82,6 +82,7 @@ public:
   }
 
   void signal(int sig) const { ::kill(pid_, sig); }
+  [[nodiscard]] pid_t pid() const noexcept { return pid_; }
 
   /// The exit status, or nullopt when it is still running after `timeout`.
   std::optional<int> wait(std::chrono::milliseconds timeout) {
