@@ -1086,6 +1086,10 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     vec3(o, p.position);
     o.raw(R"(,"yaw":)");
     o.f32(p.yaw);
+    if (!p.name.empty()) {
+      o.raw(R"(,"name":)");
+      o.str(p.name);
+    }
     o.ch('}');
   }
   o.raw(R"(],"sessions":[)");

@@ -435,6 +435,7 @@ state_snapshot engine::state(const state_query& query) const {
     e.dimension = p.dimension;
     e.position = p.pos;
     e.yaw = p.yaw;
+    e.name = p.name;
     if (const session* s = m.registry.participating(p.id)) {
       e.session = s->id;
       e.role = s->initiator.player == p.id

@@ -96,6 +96,7 @@ struct state_snapshot {
     std::string dimension; ///< where the player stands, so a viewer can draw it
     core::dvec3 position;  ///< feet
     float yaw = 0;
+    std::string name; ///< the username the join gave ("" when none): a viewer's name tag
   };
   struct session_entry {
     session_id session = 0;

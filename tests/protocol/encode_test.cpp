@@ -540,7 +540,8 @@ TEST_CASE("welcome and bye") {
 
 TEST_CASE("query results") {
   sim::state_snapshot st;
-  st.players = {{"alice", 1, api::role::initiator, false, "minecraft:overworld", {0.5, 64, -3}, 90},
+  st.players = {{"alice", 1, api::role::initiator, false, "minecraft:overworld", {0.5, 64, -3}, 90,
+                 "Alice_MC"},
                 {"bob", std::nullopt, std::nullopt, true, "minecraft:the_nether", {1, 2, 3.25}, -45.5F}};
   st.sessions = {{1, "fx:handshake", "OFFERING", 4, "alice", std::nullopt}};
   st.cooldowns = {{"alice", "fx:handshake", "cooldown", 96}};
@@ -548,7 +549,7 @@ TEST_CASE("query results") {
   encode_state_members(s, st, {});
   CHECK(
       s ==
-      R"(,"players":[{"player":"alice","session":1,"role":"initiator","reserved":false,"dimension":"minecraft:overworld","position":[0.5,64,-3],"yaw":90},)"
+      R"(,"players":[{"player":"alice","session":1,"role":"initiator","reserved":false,"dimension":"minecraft:overworld","position":[0.5,64,-3],"yaw":90,"name":"Alice_MC"},)"
       R"({"player":"bob","session":null,"role":null,"reserved":true,"dimension":"minecraft:the_nether","position":[1,2,3.25],"yaw":-45.5}],)"
       R"("sessions":[{"session":1,"emote":"fx:handshake","state":"OFFERING","tick":4,"initiator":"alice","partner":null}],)"
       R"("cooldowns":[{"player":"alice","emote":"fx:handshake","state":"cooldown","remaining_ticks":96}],"displays":[])");

@@ -577,8 +577,10 @@ function startLive() {
         if (old) {
           if (Array.isArray(p.position)) old.position = p.position;
           if (typeof p.yaw === 'number') old.yaw = p.yaw;
+          if (typeof p.name === 'string' && p.name) old.label = p.name;
         } else {
-          applyInput(live.state, { op: 'player.join', player: key, position: p.position, yaw: p.yaw });
+          // The tag shows the join's name when it gave one (state.get's `name`), else the key.
+          applyInput(live.state, { op: 'player.join', player: key, name: p.name, position: p.position, yaw: p.yaw });
         }
       }
       for (const key of [...live.state.players.keys()]) if (!listed.has(key)) live.state.players.delete(key);

@@ -543,7 +543,7 @@ async function liveServer(browser, record) {
   const b = await bot(port);
   b.send({ op: 'hello', protocol: 1 });
   b.send({ op: 'player.join', player: 'alice', position: [5.5, 64, -3.5], yaw: 180 });
-  b.send({ op: 'player.join', player: 'bob', position: [8.5, 64, -3.5], yaw: 90 });
+  b.send({ op: 'player.join', player: 'bob', name: 'Bob_Builder', position: [8.5, 64, -3.5], yaw: 90 });
   b.send({ op: 'emote.play', player: 'alice', emote: 'sample:wave' });
   await page.waitForFunction(() => window.__viewer.framesReceived > 0 && window.__viewer.drawnDisplays() > 0, { timeout: 10000 }).catch(() => {});
   await new Promise((r) => setTimeout(r, 1500));
@@ -556,6 +556,11 @@ async function liveServer(browser, record) {
   const placed = await page.evaluate(() => window.__viewer.playerPlaces());
   check(same(placed.alice, [5.5, 64, -3.5]) && same(placed.bob, [8.5, 64, -3.5]),
     `live: the players are drawn where they stand (${JSON.stringify(placed)})`);
+  // The tag shows the join's name (state.get's `name`), the key without one.
+  await page.waitForFunction(() => window.__viewer.labels().bob?.[0] === 'Bob_Builder', { timeout: 5000 }).catch(() => {});
+  const liveTags = await page.evaluate(() => window.__viewer.labels());
+  check(liveTags.bob?.[0] === 'Bob_Builder' && liveTags.bob?.[1] === 'bob' && liveTags.alice?.[0] === 'alice',
+    `live: name tags from state.get (${JSON.stringify(liveTags)})`);
   b.send({ op: 'player.leave', player: 'bob' });
   await page.waitForFunction(() => !('bob' in window.__viewer.playerPlaces()), { timeout: 5000 }).catch(() => {});
   const left = await page.evaluate(() => window.__viewer.playerPlaces());
