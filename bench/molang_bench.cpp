@@ -26,7 +26,8 @@ constexpr const char* tick_program = "v.t = q.anim_time;"
                                      "v.blend = math.lerp(v.bob, v.lean, 0.5);"
                                      "v.total = v.scale + v.blend + v.phase;";
 
-void run_case(benchmark::State& state, const char* source, program_kind kind) {
+void run_case(benchmark::State& state, const char* source, program_kind kind,
+              std::size_t scores = 0) {
   symbol_table symbols;
   const auto out = compile(source, kind, symbols);
   if (!out.ok()) {
@@ -37,6 +38,10 @@ void run_case(benchmark::State& state, const char* source, program_kind kind) {
   frame_queries frame;
   player_view player;
   player.velocity = {0.1, 0, 0.2};
+  // Objectives k10000, k10001, ... sorted, as player_view keeps them (molang.md §5.3).
+  for (std::size_t i = 0; i < scores; ++i) {
+    player.scores.emplace_back("k" + std::to_string(10000 + i), static_cast<std::int32_t>(i));
+  }
   emote::core::java_random rng(42);
   std::int64_t tick = 0;
   std::uint64_t ops = 0;
@@ -73,6 +78,15 @@ void bm_loop_100k_iterations(benchmark::State& state) {
            program_kind::program);
 }
 BENCHMARK(bm_loop_100k_iterations);
+
+// q.scoreboard is a keyed lookup (molang.md §6): 1,000 lookups cost about the same among one score
+// as among the 1,024 a player may carry (a scan per lookup made this about 1,000 times dearer).
+void bm_scoreboard_1000_lookups(benchmark::State& state) {
+  run_case(state,
+           "t.x = 0; loop(1000, { t.x = t.x + q.scoreboard('k10000'); }); return t.x;",
+           program_kind::program, static_cast<std::size_t>(state.range(0)));
+}
+BENCHMARK(bm_scoreboard_1000_lookups)->Arg(1)->Arg(1024);
 
 // The dearest operations: math functions and random draws in a loop.
 void bm_loop_math_heavy(benchmark::State& state) {

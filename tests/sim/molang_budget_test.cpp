@@ -4,7 +4,6 @@
 
 #include "support.hpp"
 
-#include <chrono>
 
 using namespace simtest;
 
@@ -105,13 +104,15 @@ TEST_CASE("recursion while starting: the start is refused molang_error, the sess
 // The attack of an emote that `check` passes calling q.scoreboard in loops on players with many
 // scores: a lookup is keyed (molang.md §5.3), so a tick costs about the same with 20,000 scores
 // as with one, and each lookup is charged its probes (molang.md §6).
-TEST_CASE("scoreboard lookups cost about the same with 20,000 scores as with one") {
+// Whether a lookup's time stays flat in the number of scores is a benchmark's question
+// (bench/molang_bench.cpp, bm_scoreboard_1000_lookups), not a timed test's.
+TEST_CASE("scoreboard lookups among 20,000 scores stay within the default budgets") {
   anim_spec a;
   a.id = "demo:scores";
   a.duration = 400;
   a.tracks = R"({"d0": {"position": [{"time": "0t", "value": ["t.x = 0; loop(1000, { t.x = )"
              R"(t.x + q.scoreboard('k10000'); }); return 0;", 0, 0]}]}})";
-  const auto tick_time = [&](int scores) {
+  const auto play_with = [&](int scores) {
     harness h(sim::engine_config{}, {animation_json(a)});
     api::player_fields f;
     std::map<std::string, std::int32_t> m;
@@ -121,19 +122,11 @@ TEST_CASE("scoreboard lookups cost about the same with 20,000 scores as with one
     f.scores = std::move(m);
     h.join("alice", {0, 64, 0}, 0, f);
     REQUIRE(code(h.play("alice", "demo:scores")) == "ok");
-    h.run_to(5); // warm
-    const auto t0 = std::chrono::steady_clock::now();
     h.run_to(45);
-    const auto spent = std::chrono::steady_clock::now() - t0;
     CHECK(h.find("stopped").empty()); // within the default budgets either way
-    return std::chrono::duration<double>(spent).count();
   };
-  const double one = tick_time(1);
-  const double many = tick_time(20000);
-  CAPTURE(one);
-  CAPTURE(many);
-  // A scan of every score per lookup made this about 1,000 times slower.
-  CHECK(many < 10 * one + 0.05);
+  play_with(1);
+  play_with(20000);
 }
 
 TEST_CASE("the default budgets: a heavy emote stops, the fixtures play") {
