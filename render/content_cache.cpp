@@ -7,12 +7,17 @@ namespace emote::render {
 
 namespace {
 
+/// The text a display's content is encoded from: its item, block or text.
+const std::string& source_of(const display& d) noexcept {
+  return d.kind == api::display_kind::item    ? d.item
+         : d.kind == api::display_kind::block ? d.block
+                                              : d.text_json;
+}
+
 void encode(const version_table& v, const display& d, cached_content& into) {
   into.raw.clear();
   into.warnings.clear();
-  const std::string& source = d.kind == api::display_kind::item    ? d.item
-                              : d.kind == api::display_kind::block ? d.block
-                                                                   : d.text_json;
+  const std::string& source = source_of(d);
   byte_writer w(into.raw);
   const skin_profile prof{d.captured.textures ? &*d.captured.textures : nullptr,
                           d.captured.uuid ? &*d.captured.uuid : nullptr, d.captured.name};
@@ -22,10 +27,7 @@ void encode(const version_table& v, const display& d, cached_content& into) {
 /// Everything encode() reads of `d`, each field sized so that no two differ in one key.
 void key_of(const display& d, std::string& key) {
   key.assign(1, static_cast<char>(d.kind));
-  const std::string& source = d.kind == api::display_kind::item    ? d.item
-                              : d.kind == api::display_kind::block ? d.block
-                                                                   : d.text_json;
-  append_sized(key, source);
+  append_sized(key, source_of(d));
   if (d.skin) {
     key.push_back('s');
     append_sized(key, d.captured.textures ? d.captured.textures->value : "");

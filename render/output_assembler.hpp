@@ -64,10 +64,9 @@ public:
   /// Group an audience by version (counting sort, join order kept within a version) for the
   /// grouped_ranges/grouped_step calls that follow (several steps of one audience share it).
   void group_by_version(std::span<const active* const> aud);
-  /// Moves on with every group_by_version (and when the viewers change): an audience grouped
-  /// under an older serial must be grouped again.
+  /// Moves on with every group_by_version and every begin(): an audience grouped under an older
+  /// serial must be grouped again.
   [[nodiscard]] std::uint64_t group_serial() const noexcept { return group_serial_; }
-  void new_group_serial() noexcept { ++group_serial_; }
 
   /// One step for the audience of the last group_by_version (render.md §6): one entry per
   /// version present, ascending protocol, its packet from `f(ver)` (nullopt: nothing to send

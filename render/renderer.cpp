@@ -25,8 +25,7 @@ struct renderer::impl : render_parts {
       return;
     }
     viewers.reconcile(ps, tick, dims, displays.trackers(), out, counts);
-    out.set_only_version(viewers.only_version());
-    out.new_group_serial(); // the viewers (and their indexes) may have changed
+    out.set_only_version(viewers.only_version()); // begin() started the groupings over
     hidden.forget_departed(viewers);
     displays.learn_sessions(f);
     event_pass(*this, f);

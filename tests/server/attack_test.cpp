@@ -36,6 +36,28 @@ std::filesystem::path test_emotes() {
   return std::filesystem::path(EMOTE_SIM_TEST_DATA) / "server" / "emotes";
 }
 
+/// A standalone Animation `id` of one item display whose position track evaluates `molang` at
+/// 0t (the attacks' Molang), played in `mode` over 40 ticks, written to `file`.
+void write_one_track_emote(const std::filesystem::path& file, const std::string& id,
+                           const std::string& mode, const std::string& molang) {
+  std::ofstream(file) << R"json({
+  "type": "animation", "schema_version": 4, "id": ")json" << id << R"json(",
+  "metadata": {"name": "Attack", "description": "one track of Molang (issue 31)"},
+  "settings": {"standalone": true, "cooldown": "0t", "rotation_deadzone": 0,
+    "player": {"hidden": false, "stop_conditions": {"movement_distance": 0.5, "jump": true,
+      "submerge": true, "ride": true, "damage": true, "attack": true, "game_mode_change": true}},
+    "playback": {"mode": ")json" << mode << R"json(", "loop_delay": "0t"}},
+  "nodes": {
+    "root": {"type": "anchor", "space": "initiator",
+      "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}},
+    "d0": {"type": "item_display", "parent": "root",
+      "item_stack_snbt": "{id:\"minecraft:stone\",count:1}", "item_display": "none",
+      "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
+  "timeline": {"duration": "40t", "events": {}, "tracks": {"d0": {"position": [{"time": "0t",
+    "value": [")json" << molang << R"json(", 0, 0]}]}}}
+})json";
+}
+
 // `emote-sim serve` on 127.0.0.1:0 with `extra`; the addresses it logs.
 struct attacked {
   attacked(const std::filesystem::path& dir, std::vector<std::string> extra,
@@ -195,22 +217,9 @@ TEST_CASE("[engine] attack: the scoreboard emote is bounded by the budget; big s
   const auto dir = scratch_dir("attack_scoreboard");
   const auto emotes = dir / "emotes";
   std::filesystem::create_directories(emotes);
-  std::ofstream(emotes / "t.scores.json") << R"json({
-  "type": "animation", "schema_version": 4, "id": "t:scores",
-  "metadata": {"name": "Scores", "description": "q.scoreboard in a loop (issue 31 item 2)"},
-  "settings": {"standalone": true, "cooldown": "0t", "rotation_deadzone": 0,
-    "player": {"hidden": false, "stop_conditions": {"movement_distance": 0.5, "jump": true,
-      "submerge": true, "ride": true, "damage": true, "attack": true, "game_mode_change": true}},
-    "playback": {"mode": "loop", "loop_delay": "0t"}},
-  "nodes": {
-    "root": {"type": "anchor", "space": "initiator",
-      "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}},
-    "d0": {"type": "item_display", "parent": "root",
-      "item_stack_snbt": "{id:\"minecraft:stone\",count:1}", "item_display": "none",
-      "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
-  "timeline": {"duration": "40t", "events": {}, "tracks": {"d0": {"position": [{"time": "0t",
-    "value": ["t.x = 0; loop(1000, { t.x = t.x + q.scoreboard('k0500'); }); return q.anim_time;", 0, 0]}]}}}
-})json";
+  write_one_track_emote(emotes / "t.scores.json", "t:scores", "loop",
+                       "t.x = 0; loop(1000, { t.x = t.x + q.scoreboard('k0500'); }); "
+                       "return q.anim_time;");
   std::string out;
   std::string err;
   CHECK(process::run({"check", "--format", "json", emotes.string()}, dir, &out, &err) == 0);
@@ -398,22 +407,8 @@ TEST_CASE("[engine] attack: Molang recursion at emote start answers molang_error
   const auto dir = scratch_dir("attack_recursion");
   const auto emotes = dir / "emotes";
   std::filesystem::create_directories(emotes);
-  std::ofstream(emotes / "t.recurse.json") << R"json({
-  "type": "animation", "schema_version": 4, "id": "t:recurse",
-  "metadata": {"name": "Recurse", "description": "a function calling itself (issue 31 item 9)"},
-  "settings": {"standalone": true, "cooldown": "0t", "rotation_deadzone": 0,
-    "player": {"hidden": false, "stop_conditions": {"movement_distance": 0.5, "jump": true,
-      "submerge": true, "ride": true, "damage": true, "attack": true, "game_mode_change": true}},
-    "playback": {"mode": "once", "loop_delay": "0t"}},
-  "nodes": {
-    "root": {"type": "anchor", "space": "initiator",
-      "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}},
-    "d0": {"type": "item_display", "parent": "root",
-      "item_stack_snbt": "{id:\"minecraft:stone\",count:1}", "item_display": "none",
-      "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
-  "timeline": {"duration": "40t", "events": {}, "tracks": {"d0": {"position": [{"time": "0t",
-    "value": ["t.f = { return t.f(); }; return t.f();", 0, 0]}]}}}
-})json";
+  write_one_track_emote(emotes / "t.recurse.json", "t:recurse", "once",
+                       "t.f = { return t.f(); }; return t.f();");
   attacked s(dir, {"--clock", "manual"}, emotes);
   auto c = hello(s.tcp);
   std::vector<std::string> seen;
