@@ -1,6 +1,6 @@
 // `emote-sim check PATH... [--format text|json|sarif] [--strict]`: load emote files as a reload
-// would, register nothing, print every diagnostic and a summary (formats.md §1.3, protocol.md §9;
-// the formats: docs/guide/emote-files.md "Checking files").
+// would, register nothing, print every diagnostic (every error of a file) and a summary
+// (formats.md §1.3, protocol.md §9; the formats: docs/guide/emote-files.md "Checking files").
 #include "server/cli_args.hpp"
 #include "server/commands.hpp"
 #include "server/stress_common.hpp"
@@ -24,10 +24,11 @@ const cli_command& check_cli() {
     c.summary = "validate emote files";
     c.description =
         "Validate Animation and Sequence files (directories are searched for *.json). Several\n"
-        "PATHs load as one content set. Exit status 1 when there is any error (with --strict\n"
-        "also any warning). Every emote with Molang gets its worst-case Molang operations per\n"
-        "tick (a q.scoreboard lookup counted at a player's 1,024 scores, molang.md §6), and a\n"
-        "warning when they exceed the per-tick session budget (players.md §8.6).\n"
+        "PATHs load as one content set. Every error of a file is listed, not only the first\n"
+        "(loading stops at the first, which is listed first). Every emote with Molang gets its\n"
+        "worst-case Molang operations per tick (a q.scoreboard lookup counted at a player's\n"
+        "1,024 scores, molang.md §6), and a warning when they exceed the per-tick session budget\n"
+        "(players.md §8.6).\n"
         "Exit status: 0 no error, 1 an error (or, with --strict, a warning), 2 a usage error.\n";
     c.options = {value_option("format", "F",
                               "text (default); json: one object per problem with file, line,\n"
@@ -79,7 +80,9 @@ int cmd_check(std::span<const std::string_view> argv) {
     }
     options.molang_tick_ops = n;
   }
-  const auto catalog = content::load_paths(roots);
+  content::load_options load;
+  load.all_errors = true; // every error of a rejected file (formats.md §1.3)
+  const auto catalog = content::load_paths(roots, load);
   const content::check_findings findings = content::check_findings_of(*catalog, options);
   const auto report = format == "json" ? content::check_report_json(*catalog, findings)
                       : format == "sarif"

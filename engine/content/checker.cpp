@@ -14,7 +14,8 @@ bool checker::fail(location loc, std::string_view message) {
 }
 
 bool checker::fail_path(std::string path, location loc, std::string_view message) {
-  if (!error_) {
+  recorded_ = errors_.empty() || go_on();
+  if (recorded_) {
     core::diagnostic d;
     d.file = file_;
     d.line = static_cast<int>(loc.line);
@@ -22,7 +23,7 @@ bool checker::fail_path(std::string path, location loc, std::string_view message
     d.path = std::move(path);
     d.message.assign(message);
     d.severity = core::severity::error;
-    error_ = std::move(d);
+    errors_.push_back(std::move(d));
   }
   return false;
 }
@@ -63,9 +64,8 @@ void checker::unknown_keys(const json_value& obj, std::span<const std::string_vi
 }
 
 bool checker::missing(const json_value& obj, std::string_view key) {
-  const bool first = !failed();
   fail(location_of(obj), "is required");
-  if (!first) {
+  if (!recorded_) {
     return false;
   }
   // A key of the object that is a misspelling of the one required.

@@ -1,7 +1,7 @@
 #pragma once
 // The validation context shared by the Animation and Sequence checks: the current JSON path,
-// the first error (first error wins), pending warnings, and readers that apply the value rules of
-// formats.md §2.1 with the stated gists.
+// the errors (loading keeps the first; `check` collects every one, formats.md §1.3), pending
+// warnings, and readers that apply the value rules of formats.md §2.1 with the stated gists.
 
 #include "engine/content/model.hpp"
 #include "engine/core/diagnostic.hpp"
@@ -47,9 +47,17 @@ inline bool has_key(const json_value& obj, std::string_view key) noexcept {
   return obj.find(key) != nullptr;
 }
 
+/// How far checking a file goes (formats.md §1.3). `first_error`: stop at the first failing check
+/// (loading). `all_errors`: after a failing check, go on with the checks that do not depend on the
+/// value it rejected (`check`); the first error found is the one `first_error` finds.
+enum class error_mode : std::uint8_t { first_error, all_errors };
+
 class checker {
 public:
-  explicit checker(std::string file) : file_(std::move(file)), path_(1, '$') { path_.reserve(256); }
+  explicit checker(std::string file, error_mode mode = error_mode::first_error)
+      : file_(std::move(file)), path_(1, '$'), mode_(mode) {
+    path_.reserve(256);
+  }
 
   /// Appends `.key` or `[index]` to the path until destroyed.
   class scope {
@@ -79,21 +87,44 @@ public:
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] const std::string& file() const noexcept { return file_; }
 
-  // Errors: the first one is kept; every call returns false so checks can `return c.fail(...)`.
+  // Errors: the first one is kept (`all_errors`: every one, in the order found); every call
+  // returns false so checks can `return c.fail(...)`.
   bool fail(location loc, std::string_view message);
   bool fail(const json_value& at, std::string_view message) {
     return fail(location_of(at), message);
   }
   bool fail_path(std::string path, location loc, std::string_view message);
-  [[nodiscard]] bool failed() const noexcept { return error_.has_value(); }
-  /// Attaches a suggestion (core/suggest.hpp) to the error; returns false like fail().
+  [[nodiscard]] bool failed() const noexcept { return !errors_.empty(); }
+  /// Attaches a suggestion (core/suggest.hpp) to the error the last fail() recorded (none when it
+  /// recorded nothing); returns false like fail().
   bool suggest(std::string suggestion) {
-    if (error_) {
-      error_->suggestion = std::move(suggestion);
+    if (recorded_) {
+      errors_.back().suggestion = std::move(suggestion);
     }
     return false;
   }
-  [[nodiscard]] const std::optional<core::diagnostic>& error() const noexcept { return error_; }
+  /// The first error, if any.
+  [[nodiscard]] std::optional<core::diagnostic> error() const {
+    return errors_.empty() ? std::nullopt : std::optional<core::diagnostic>(errors_.front());
+  }
+  /// Every error recorded, first first (at most one in `first_error` mode).
+  core::diagnostics take_errors() { return std::move(errors_); }
+
+  /// After a failed check: whether to go on with the checks that do not depend on it.
+  [[nodiscard]] bool go_on() const noexcept { return mode_ == error_mode::all_errors; }
+  /// Folds a check's result into `ok`; returns whether to go on (it passed, or `all_errors`).
+  bool next(bool& ok, bool passed) const noexcept {
+    ok = ok && passed;
+    return passed || go_on();
+  }
+  /// Runs independent checks in order, like `a() && b() && ...` when loading; in `all_errors`
+  /// mode every one runs. True when all passed.
+  template <class... Checks>
+  bool each(Checks&&... checks) {
+    bool ok = true;
+    ((ok = ((ok || go_on()) && checks()) && ok), ...);
+    return ok;
+  }
 
   void warn(location loc, std::string_view message);
   void warn_path(std::string path, location loc, std::string_view message);
@@ -133,7 +164,9 @@ public:
 private:
   std::string file_;
   std::string path_;
-  std::optional<core::diagnostic> error_;
+  error_mode mode_;
+  bool recorded_ = false; ///< whether the last fail() recorded an error
+  core::diagnostics errors_;
   core::diagnostics warnings_;
 };
 

@@ -112,6 +112,11 @@ checked_file check_input(const input_file& in, std::uint64_t& size,
   return detail::check_file(bytes, in.name, opts);
 }
 
+detail::check_options check_options_of(const load_options& options) {
+  return {options.quirk_warnings,
+          options.all_errors ? detail::error_mode::all_errors : detail::error_mode::first_error};
+}
+
 bool is_disabled(const load_options& options, std::string_view id) {
   return std::find(options.disabled.begin(), options.disabled.end(), id) != options.disabled.end();
 }
@@ -126,7 +131,8 @@ catalog_entry entry_for(const checked_file& c, const load_options& options) {
   return e;
 }
 
-// A file's diagnostics in check order: warnings by (line, column, generation), then its error.
+// A file's diagnostics in check order: warnings by (line, column, generation), then its error
+// (with `all_errors`, its errors in the order found).
 void append_diagnostics(const outcome& o, core::diagnostics& out) {
   core::diagnostics w = o.checked.dialect_warnings;
   if (!o.checked.error) {
@@ -138,6 +144,7 @@ void append_diagnostics(const outcome& o, core::diagnostics& out) {
   out.insert(out.end(), w.begin(), w.end());
   if (o.checked.error) {
     out.push_back(*o.checked.error);
+    out.insert(out.end(), o.checked.further_errors.begin(), o.checked.further_errors.end());
   } else if (o.late_error) {
     out.push_back(*o.late_error);
   }
@@ -145,7 +152,7 @@ void append_diagnostics(const outcome& o, core::diagnostics& out) {
 
 std::shared_ptr<const catalog> run_pipeline(const std::vector<input_file>& inputs,
                                             const load_options& options, core::diagnostics extra) {
-  const detail::check_options copts{options.quirk_warnings};
+  const detail::check_options copts = check_options_of(options);
   std::vector<outcome> files(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     auto& o = files[i];
@@ -354,7 +361,7 @@ register_result register_document(const catalog& base, std::string_view document
   in.bytes.assign(document);
   outcome o;
   o.file.name = in.name;
-  o.checked = check_input(in, o.file.size, detail::check_options{options.quirk_warnings});
+  o.checked = check_input(in, o.file.size, check_options_of(options));
   o.file.id = o.checked.id;
   if (!o.checked.error) {
     if (base.find(o.checked.id) != nullptr) {

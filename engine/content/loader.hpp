@@ -21,6 +21,9 @@ struct load_options {
   std::size_t registry_limit = 512;
   /// Report Molang quirk warnings (check); loading for play may skip them.
   bool quirk_warnings = true;
+  /// `check` (formats.md §1.3): report every error of a rejected file, not only the first (which
+  /// stays the first). What loads, and every other diagnostic, is the same either way.
+  bool all_errors = false;
 };
 
 /// An in-memory file: its discovery name and bytes.

@@ -29,7 +29,8 @@ struct reference {
 struct checked_file {
   core::diagnostics dialect_warnings;    ///< formats.md §1.3 (a): whenever the JSON parsed
   core::diagnostics warnings;            ///< (b)-(d): only meaningful when !error
-  std::optional<core::diagnostic> error; ///< the per-file error, if any
+  std::optional<core::diagnostic> error; ///< the per-file error, if any (the first one)
+  core::diagnostics further_errors;      ///< error_mode::all_errors: the errors after `error`
   std::string id;                        ///< set when the file passed stage 2
   location id_loc;
   emote_kind kind = emote_kind::animation;
@@ -41,6 +42,7 @@ struct checked_file {
 
 struct check_options {
   bool quirk_warnings = true;
+  error_mode errors = error_mode::first_error;
 };
 
 /// Stage 2 for one file's bytes (size and I/O are the loader's).

@@ -32,7 +32,7 @@ checked_file check_file(std::string_view bytes, const std::string& name,
     out.dialect_warnings.push_back(from_notice(w, name, core::severity::warning));
   }
   const json_value& root = parsed.root;
-  checker c(name);
+  checker c(name, options.errors);
   if (!root.is_object()) {
     c.fail(root, "must be an object");
   } else {
@@ -54,8 +54,11 @@ checked_file check_file(std::string_view bytes, const std::string& name,
       }
     }
   }
-  out.error = c.error();
-  if (out.error) {
+  auto errors = c.take_errors();
+  if (!errors.empty()) {
+    out.error = std::move(errors.front());
+    out.further_errors.assign(std::make_move_iterator(errors.begin() + 1),
+                              std::make_move_iterator(errors.end()));
     out.anim.reset();
     out.seq.reset();
     out.references.clear();
@@ -105,7 +108,8 @@ bool check_metadata(const json_value& root, checker& c, metadata& out) {
     return false;
   }
   auto s = c.at("metadata");
-  if (!c.nonblank_string(*m, "name", out.name) || !c.string(*m, "description", out.description)) {
+  if (!c.each([&] { return c.nonblank_string(*m, "name", out.name); },
+              [&] { return c.string(*m, "description", out.description); })) {
     return false;
   }
   for (const auto& member : m->as_object()) {
@@ -122,7 +126,8 @@ bool check_player_settings(const json_value& settings, checker& c, player_settin
     return false;
   }
   auto s = c.at("player");
-  if (!c.boolean(*p, "hidden", out.hidden)) {
+  const bool hidden = c.boolean(*p, "hidden", out.hidden);
+  if (!hidden && !c.go_on()) {
     return false;
   }
   const json_value* sc = nullptr;
@@ -132,21 +137,27 @@ bool check_player_settings(const json_value& settings, checker& c, player_settin
   c.unknown_keys(*p, fields::player_settings);
   auto s2 = c.at("stop_conditions");
   auto& stop = out.stop_conditions;
-  if (!c.finite(*sc, "movement_distance", stop.movement_distance)) {
-    return false;
-  }
-  if (stop.movement_distance < 0) {
-    auto s3 = c.at("movement_distance");
-    return c.fail(*sc->find("movement_distance"), "must not be negative");
-  }
-  if (!c.boolean(*sc, "jump", stop.jump) || !c.boolean(*sc, "submerge", stop.submerge) ||
-      !c.boolean(*sc, "ride", stop.ride) || !c.boolean(*sc, "damage", stop.damage) ||
-      !c.boolean(*sc, "attack", stop.attack) ||
-      !c.boolean(*sc, "game_mode_change", stop.game_mode_change)) {
+  const auto distance = [&] {
+    if (!c.finite(*sc, "movement_distance", stop.movement_distance)) {
+      return false;
+    }
+    if (stop.movement_distance < 0) {
+      auto s3 = c.at("movement_distance");
+      return c.fail(*sc->find("movement_distance"), "must not be negative");
+    }
+    return true;
+  };
+  if (!c.each(
+          distance, [&] { return c.boolean(*sc, "jump", stop.jump); },
+          [&] { return c.boolean(*sc, "submerge", stop.submerge); },
+          [&] { return c.boolean(*sc, "ride", stop.ride); },
+          [&] { return c.boolean(*sc, "damage", stop.damage); },
+          [&] { return c.boolean(*sc, "attack", stop.attack); },
+          [&] { return c.boolean(*sc, "game_mode_change", stop.game_mode_change); })) {
     return false;
   }
   c.unknown_keys(*sc, fields::stop_conditions);
-  return true;
+  return hidden;
 }
 
 } // namespace emote::content::detail

@@ -1,5 +1,6 @@
-// Sequence files (formats.md §4; sequence-format.md): every rule in the stated order, first
-// error wins. Resolution against Animations is resolve.cpp.
+// Sequence files (formats.md §4; sequence-format.md): every rule in the stated order; loading
+// stops at the first error, `check` goes on with what does not depend on a rejected value
+// (formats.md §1.3). Resolution against Animations is resolve.cpp.
 #include "engine/content/fields.hpp"
 #include "engine/content/validate.hpp"
 
@@ -44,9 +45,14 @@ public:
       : root_(root), c_(c), out_(out), s_(std::make_shared<sequence>()) {}
 
   void run() {
-    if (!check_schema_version(root_, c_) || !check_id(root_, c_, s_->id, out_.id_loc) ||
-        !check_minecraft_version(root_, c_) || !check_metadata(root_, c_, s_->metadata) ||
-        !participants() || !settings() || !steps() || !structure()) {
+    // The structure rules need the participants and the steps.
+    if (!c_.each([&] { return check_schema_version(root_, c_); },
+                 [&] { return check_id(root_, c_, s_->id, out_.id_loc); },
+                 [&] { return check_minecraft_version(root_, c_); },
+                 [&] { return check_metadata(root_, c_, s_->metadata); },
+                 [&] { return participants(); }, [&] { return settings(); },
+                 [&] { return steps(); }) ||
+        !structure()) {
       return;
     }
     c_.unknown_keys(root_, fields::sequence);
@@ -88,18 +94,28 @@ private:
     }
     auto s = c_.at("participants");
     content::participants parts;
+    bool ok = true;
     for (std::string_view role : {"initiator", "partner"}) {
-      const json_value* r = nullptr;
-      if (!c_.object(*p, role, r)) {
+      const auto placement = [&] {
+        const json_value* r = nullptr;
+        if (!c_.object(*p, role, r)) {
+          return false;
+        }
+        auto k = c_.at(role);
+        auto& pl = role == "initiator" ? parts.initiator : parts.partner;
+        if (!c_.each([&] { return placement_field(*r, "position", true, pl); },
+                     [&] { return placement_field(*r, "rotation", false, pl); })) {
+          return false;
+        }
+        c_.unknown_keys(*r, fields::placement);
+        return true;
+      };
+      if (!c_.next(ok, placement())) {
         return false;
       }
-      auto k = c_.at(role);
-      auto& pl = role == "initiator" ? parts.initiator : parts.partner;
-      if (!placement_field(*r, "position", true, pl) ||
-          !placement_field(*r, "rotation", false, pl)) {
-        return false;
-      }
-      c_.unknown_keys(*r, fields::placement);
+    }
+    if (!ok) {
+      return false;
     }
     c_.unknown_keys(*p, fields::participants);
     s_->participants = parts;
@@ -112,7 +128,8 @@ private:
       return false;
     }
     auto s = c_.at("settings");
-    if (!c_.time(*st, "cooldown", 0, s_->cooldown) || !check_player_settings(*st, c_, s_->player)) {
+    if (!c_.each([&] { return c_.time(*st, "cooldown", 0, s_->cooldown); },
+                 [&] { return check_player_settings(*st, c_, s_->player); })) {
       return false;
     }
     c_.unknown_keys(*st, fields::sequence_settings);
@@ -137,95 +154,123 @@ private:
       return c_.fail(list, "must not be empty");
     }
     element_kind previous = element_kind::none;
+    bool ok = true;
     for (std::size_t i = 0; i < elements.size(); ++i) {
       auto k = c_.at(i);
       const auto& e = elements[i];
-      if (!e.is_object()) {
-        return c_.fail(e, "must be an object");
-      }
-      const auto kind = kind_of(e);
-      switch (kind) {
-      case element_kind::none:
-        return c_.fail(e, "must contain exactly one of emote, wait, or await_partner");
-      case element_kind::await:
-        if (!await_step(e, in_branch)) {
-          return false;
-        }
-        break;
-      case element_kind::wait: {
-        step st;
-        st.kind = step_kind::wait;
-        if (!wait_step(e, i, elements.size(), previous, st)) {
-          return false;
-        }
-        out.push_back(std::move(st));
-        break;
-      }
-      case element_kind::emote: {
-        step st;
-        if (!emote_step(e, lk, out.size(), st)) {
-          return false;
-        }
-        out.push_back(std::move(st));
-        break;
-      }
+      // An element's kind is known before its checks, so the wait rules see it even when the
+      // element failed (`check`).
+      const auto kind = e.is_object() ? kind_of(e) : element_kind::none;
+      if (!c_.next(ok, element(e, kind, i, elements.size(), previous, in_branch, lk, out))) {
+        return false;
       }
       previous = kind;
+    }
+    return ok;
+  }
+
+  bool element(const json_value& e, element_kind kind, std::size_t i, std::size_t n,
+               element_kind previous, bool in_branch, reference::list_kind lk,
+               std::vector<step>& out) {
+    if (!e.is_object()) {
+      return c_.fail(e, "must be an object");
+    }
+    switch (kind) {
+    case element_kind::none:
+      return c_.fail(e, "must contain exactly one of emote, wait, or await_partner");
+    case element_kind::await:
+      return await_step(e, in_branch);
+    case element_kind::wait: {
+      step st;
+      st.kind = step_kind::wait;
+      if (!wait_step(e, i, n, previous, st)) {
+        return false;
+      }
+      out.push_back(std::move(st));
+      return true;
+    }
+    case element_kind::emote: {
+      step st;
+      if (!emote_step(e, lk, out.size(), st)) {
+        return false;
+      }
+      out.push_back(std::move(st));
+      return true;
+    }
     }
     return true;
   }
 
   bool await_step(const json_value& e, bool in_branch) {
+    bool ok = true;
     if (has_key(e, "transition")) {
       auto k = c_.at("transition");
-      return c_.fail(*e.find("transition"), "is supported only on an emote step");
+      if (!c_.next(ok, c_.fail(*e.find("transition"), "is supported only on an emote step"))) {
+        return false;
+      }
     }
     if (in_branch) {
       auto k = c_.at("await_partner");
-      return c_.fail(*e.find("await_partner"), "is not supported inside a collaboration branch");
+      if (!c_.next(ok, c_.fail(*e.find("await_partner"),
+                               "is not supported inside a collaboration branch"))) {
+        return false;
+      }
     }
     if (has_key(e, "repeat")) {
       auto k = c_.at("repeat");
-      return c_.fail(*e.find("repeat"), "is not supported on an await_partner step");
-    }
-    ++awaits_;
-    const json_value* ap = nullptr;
-    if (!c_.object(e, "await_partner", ap)) {
-      return false;
-    }
-    partner_step ps;
-    {
-      auto k = c_.at("await_partner");
-      auto ke = c_.at("emote");
-      const json_value* v = nullptr;
-      if (!c_.require(*ap, "emote", v) || !c_.identifier(*v, ps.offer_id)) {
+      if (!c_.next(ok, c_.fail(*e.find("repeat"), "is not supported on an await_partner step"))) {
         return false;
       }
-      if (is_control(ps.offer_id)) {
-        return c_.fail(*v, "must reference an animation");
-      }
-      out_.references.push_back(
-          reference{ps.offer_id, c_.path(), location_of(*v), reference::list_kind::offer, 0, 0});
     }
-    {
+    ++awaits_;
+    partner_step ps;
+    const auto offer = [&] {
+      const json_value* ap = nullptr;
+      if (!c_.object(e, "await_partner", ap)) {
+        return false;
+      }
       auto k = c_.at("await_partner");
-      if (!c_.time(*ap, "timeout", 1, ps.timeout)) {
+      const auto id = [&] {
+        auto ke = c_.at("emote");
+        const json_value* v = nullptr;
+        if (!c_.require(*ap, "emote", v) || !c_.identifier(*v, ps.offer_id)) {
+          return false;
+        }
+        if (is_control(ps.offer_id)) {
+          return c_.fail(*v, "must reference an animation");
+        }
+        out_.references.push_back(
+            reference{ps.offer_id, c_.path(), location_of(*v), reference::list_kind::offer, 0, 0});
+        return true;
+      };
+      if (!c_.each(id, [&] { return c_.time(*ap, "timeout", 1, ps.timeout); })) {
         return false;
       }
       c_.unknown_keys(*ap, fields::await_partner);
+      return true;
+    };
+    if (!c_.next(ok, offer())) {
+      return false;
     }
     for (auto [key, lk, dest] :
          {std::tuple{std::string_view("matched"), reference::list_kind::matched, &ps.matched},
           std::tuple{std::string_view("timeout"), reference::list_kind::timeout,
                      &ps.timeout_steps}}) {
       const json_value* list = nullptr;
-      if (!c_.array(e, key, list)) {
+      const bool is_list = c_.array(e, key, list);
+      if (!c_.next(ok, is_list)) {
         return false;
+      }
+      if (!is_list) {
+        continue;
       }
       auto k = c_.at(key);
-      if (!step_list(*list, true, lk, *dest)) {
+      if (!c_.next(ok, step_list(*list, true, lk, *dest))) {
         return false;
       }
+    }
+    if (!ok) {
+      return false;
     }
     c_.unknown_keys(e, fields::await_step);
     if (!s_->partner) {
@@ -236,24 +281,32 @@ private:
 
   bool wait_step(const json_value& e, std::size_t i, std::size_t n, element_kind previous,
                  step& st) {
+    bool ok = true;
     if (has_key(e, "transition")) {
       auto k = c_.at("transition");
-      return c_.fail(*e.find("transition"), "is supported only on an emote step");
+      if (!c_.next(ok, c_.fail(*e.find("transition"), "is supported only on an emote step"))) {
+        return false;
+      }
     }
     if (has_key(e, "repeat")) {
       auto k = c_.at("repeat");
-      return c_.fail(*e.find("repeat"), "is not supported on a wait step");
+      if (!c_.next(ok, c_.fail(*e.find("repeat"), "is not supported on a wait step"))) {
+        return false;
+      }
     }
     {
       auto k = c_.at("wait");
       const auto& w = *e.find("wait");
       if (i == 0 || i + 1 == n) {
-        return c_.fail(w, "must be between emote steps");
+        if (!c_.next(ok, c_.fail(w, "must be between emote steps"))) {
+          return false;
+        }
+      } else if (previous == element_kind::wait) {
+        if (!c_.next(ok, c_.fail(w, "must not follow another wait step"))) {
+          return false;
+        }
       }
-      if (previous == element_kind::wait) {
-        return c_.fail(w, "must not follow another wait step");
-      }
-      if (!c_.as_time(w, 1, st.wait)) {
+      if (!c_.next(ok, c_.as_time(w, 1, st.wait)) || !ok) {
         return false;
       }
     }
@@ -281,6 +334,12 @@ private:
 
   bool emote_step(const json_value& e, reference::list_kind lk, std::size_t step_index, step& st) {
     st.kind = step_kind::emote;
+    return c_.each([&] { return candidates(e, lk, step_index, st); },
+                   [&] { return repeat_and_transition(e, st); });
+  }
+
+  // The candidates of an emote step: one error at most (weights belong to the id before them).
+  bool candidates(const json_value& e, reference::list_kind lk, std::size_t step_index, step& st) {
     {
       auto k = c_.at("emote");
       const auto& v = *e.find("emote");
@@ -328,7 +387,14 @@ private:
         return c_.fail(v, "must be a string or a non-empty array of strings");
       }
     }
-    if (has_key(e, "repeat")) {
+    return true;
+  }
+
+  bool repeat_and_transition(const json_value& e, step& st) {
+    const auto repeat = [&] {
+      if (!has_key(e, "repeat")) {
+        return true;
+      }
       auto k = c_.at("repeat");
       const json_value* v = nullptr;
       if (!c_.require(e, "repeat", v) || !c_.as_int32(*v, st.repeat)) {
@@ -337,13 +403,18 @@ private:
       if (st.repeat < 1) {
         return c_.fail(*v, "must be at least 1");
       }
-    }
-    if (has_key(e, "transition")) {
+      return true;
+    };
+    const auto transition = [&] {
+      if (!has_key(e, "transition")) {
+        return true;
+      }
       auto k = c_.at("transition");
       const json_value* v = nullptr;
-      if (!c_.require(e, "transition", v) || !c_.as_time(*v, 0, st.transition)) {
-        return false;
-      }
+      return c_.require(e, "transition", v) && c_.as_time(*v, 0, st.transition);
+    };
+    if (!c_.each(repeat, transition)) {
+      return false;
     }
     c_.unknown_keys(e, fields::emote_step);
     return true;

@@ -180,12 +180,53 @@ inline doc hs(std::string_view x = {}) {
   return d;
 }
 
-/// Load documents as files named f0.json, f1.json, ... (in that order).
+/// The diagnostics of an `all_errors` load without the errors after each file's first: what
+/// loading reports (formats.md §1.3). A file's further errors follow its first directly.
+inline emote::core::diagnostics first_errors_only(const emote::core::diagnostics& all) {
+  emote::core::diagnostics out;
+  for (const auto& d : all) {
+    const bool further = !out.empty() && d.severity == emote::core::severity::error &&
+                         out.back().severity == emote::core::severity::error &&
+                         out.back().file == d.file;
+    if (!further) {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+inline std::string dump(const emote::core::diagnostics& ds) {
+  std::string out;
+  for (const auto& d : ds) {
+    out += emote::core::format_diagnostic(d);
+    if (!d.suggestion.empty()) {
+      out += " [" + d.suggestion + "]";
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+/// Load documents as files named f0.json, f1.json, ... (in that order). Every load also checks
+/// that `check`'s mode (every error) reports what loading reports, each file's first error equal
+/// to the loader's one, and registers the same emotes.
 inline std::shared_ptr<const catalog> load(const std::vector<std::string>& texts,
                                            const load_options& options = {}) {
   std::vector<memory_file> files;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     files.push_back(memory_file{"f" + std::to_string(i) + ".json", texts[i]});
+  }
+  if (!options.all_errors) {
+    load_options all = options;
+    all.all_errors = true;
+    const auto first = load_files(files, options);
+    const auto every = load_files(files, all);
+    CHECK_MESSAGE(dump(first_errors_only(every->diagnostics())) == dump(first->diagnostics()),
+                  "check's first errors differ from loading's:\n"
+                      << dump(every->diagnostics()) << "loading:\n"
+                      << dump(first->diagnostics()));
+    CHECK(every->size() == first->size());
+    return first;
   }
   return load_files(std::move(files), options);
 }

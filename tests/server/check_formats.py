@@ -2,7 +2,8 @@
 """`emote-sim check --format json|sarif` (docs/guide/emote-files.md, "Checking files"), run on the
 fixtures of tests/data/content/check and tests/data/content/suggest as one content set:
 
-* text, json and sarif report the same findings (every finding of every file, same order);
+* text, json and sarif report the same findings (every finding of every file, every error of a
+  file, same order);
 * json: one object per finding with file, line, column, severity, path, message, code and, for
   the misspellings, suggestion "did you mean `...`?"; then the summary; --json is the same;
 * sarif: a SARIF 2.1.0 log: one run, the tool's rules (one per code, each used), one result per
@@ -65,6 +66,17 @@ for path, suggestion in want.items():
     check(len(hit) == 1 and hit[0].get("suggestion") == suggestion,
           f"{path}: suggestion {suggestion!r}, got {[h.get('suggestion') for h in hit]}")
 check(any(f["code"] == "unknown-key-ignored" for f in findings), "code unknown-key-ignored")
+# A file with four independent mistakes: every one, in check order, each with its suggestion
+# (formats.md §1.3); text and sarif list them too (the comparisons above and below).
+several = [(f["path"], f["code"], f.get("suggestion")) for f in findings
+           if f["file"].endswith("several_errors.json")]
+check(several == [
+    ("$.id", "must-be-a-valid-lowercase-minecraft-identifier", None),
+    ("$.settings.player.stop_conditions.jump", "must-be-a-boolean", None),
+    ("$.nodes.root.space", "unsupported-node-space", "did you mean `initiator`?"),
+    ("$.timeline.tracks.hat.position[0].interpolation", "unsupported-interpolation",
+     "did you mean `linear`?"),
+], f"several_errors.json: every error in order, got {several}")
 
 log = json.loads(sarif.stdout)
 check(log.get("version") == "2.1.0" and len(log.get("runs", [])) == 1, "SARIF 2.1.0, one run")
