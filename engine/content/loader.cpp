@@ -198,8 +198,14 @@ std::shared_ptr<const catalog> run_pipeline(const std::vector<input_file>& input
     const auto it = resolution_set.find(std::string(id));
     return it == resolution_set.end() ? nullptr : it->second;
   };
+  std::vector<std::string_view> known_ids; // for "did you mean" on an unknown one
+  known_ids.reserve(resolution_set.size());
+  for (const auto& [id, a] : resolution_set) {
+    known_ids.push_back(id);
+  }
+  std::sort(known_ids.begin(), known_ids.end());
   for (auto* o : sequences) {
-    if (auto err = detail::resolve_sequence(o->checked, lookup)) {
+    if (auto err = detail::resolve_sequence(o->checked, lookup, known_ids)) {
       o->late_error = std::move(err);
     }
   }
@@ -375,7 +381,14 @@ register_result register_document(const catalog& base, std::string_view document
         }
         return e->animation;
       };
-      o.late_error = detail::resolve_sequence(o.checked, lookup);
+      std::vector<std::string_view> known_ids; // for "did you mean" on an unknown one
+      for (const auto& e : base.entries()) {
+        if (e.kind == emote_kind::animation && !e.disabled) {
+          known_ids.push_back(e.id);
+        }
+      }
+      std::sort(known_ids.begin(), known_ids.end());
+      o.late_error = detail::resolve_sequence(o.checked, lookup, known_ids);
     }
     if (!o.late_error && base.size() >= options.registry_limit) {
       o.late_error = id_error(o, "emote registry is full (" +

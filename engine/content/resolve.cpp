@@ -1,6 +1,8 @@
 // Sequence resolution (formats.md §5) and skin regions (§6).
 #include "engine/content/validate.hpp"
 
+#include "engine/core/suggest.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -217,7 +219,8 @@ bool same_content(const node& a, const node& b) {
 
 } // namespace
 
-std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animation_lookup& lookup) {
+std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animation_lookup& lookup,
+                                                 std::span<const std::string_view> known_ids) {
   sequence& s = *f.seq;
   auto error_at = [&](const std::string& path, location loc, std::string message) {
     core::diagnostic d;
@@ -236,7 +239,9 @@ std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animatio
   for (const auto& r : f.references) {
     auto a = lookup(r.id);
     if (!a) {
-      return error_at(r.path, r.loc, "Unknown or disabled animation: " + r.id);
+      auto d = error_at(r.path, r.loc, "Unknown or disabled animation: " + r.id);
+      d.suggestion = core::did_you_mean(r.id, known_ids);
+      return d;
     }
     if (a->settings.mode == playback_mode::server_sync) {
       return error_at(r.path, r.loc,

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,7 +75,9 @@ std::vector<node> expand_partner(const animation& a);
 using animation_lookup = std::function<std::shared_ptr<const animation>(std::string_view)>;
 
 /// formats.md §5: resolve a checked Sequence against the resolution set. On success fills in the
-/// Sequence's references and resolved data; on failure returns the error.
-std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animation_lookup& lookup);
+/// Sequence's references and resolved data; on failure returns the error. `known_ids`: the
+/// resolution set's ids in ascending order, for a "did you mean" on an unknown one.
+std::optional<core::diagnostic> resolve_sequence(checked_file& f, const animation_lookup& lookup,
+                                                 std::span<const std::string_view> known_ids = {});
 
 } // namespace emote::content::detail

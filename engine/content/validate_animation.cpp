@@ -37,6 +37,18 @@ constexpr std::array<std::string_view, 15> forbidden_entity_keys{"id",
                                                                  "text"};
 constexpr std::size_t forbidden_track_key_count = 11;
 
+// The 31 easing names (formats.md §3.4), for "did you mean".
+std::span<const std::string_view> easing_names() {
+  static const auto names = [] {
+    std::array<std::string_view, math::easing_count> n{};
+    for (int i = 0; i < math::easing_count; ++i) {
+      n[static_cast<std::size_t>(i)] = math::easing_name(static_cast<math::easing>(i));
+    }
+    return n;
+  }();
+  return names;
+}
+
 const std::string* first_forbidden(const core::nbt_compound& c, std::size_t count) {
   for (const auto& e : c.entries) {
     for (std::size_t k = 0; k < count; ++k) {
@@ -467,9 +479,11 @@ private:
         if (!c_.string(*src, "type", type)) {
           return false;
         }
-        if (type != "participant_hand") {
+        constexpr std::string_view sources[] = {"participant_hand"};
+        if (type != sources[0]) {
           auto kt = c_.at("type");
-          return c_.fail(*src->find("type"), "unsupported item source: " + type);
+          c_.fail(*src->find("type"), "unsupported item source: " + type);
+          return c_.suggest(core::did_you_mean(type, sources));
         }
         return true;
       };
@@ -825,7 +839,8 @@ private:
         const auto e = math::parse_easing(text);
         if (!e) {
           auto ke = c_.at("easing");
-          return c_.fail(*kf.find("easing"), "unsupported easing: " + text);
+          c_.fail(*kf.find("easing"), "unsupported easing: " + text);
+          return c_.suggest(core::did_you_mean(text, easing_names()));
         }
         k.easing = *e;
       }

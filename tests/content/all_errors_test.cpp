@@ -161,3 +161,30 @@ TEST_CASE("all errors: what loads, and every other diagnostic, is the same") {
   // JSON that does not parse has one error either way.
   CHECK(load(std::vector<std::string>{"{\"type\":"}, every_error())->error_count() == 1);
 }
+
+TEST_CASE("suggestions: an easing, an item source and a Sequence's unknown animation") {
+  const auto easing =
+      load(a0().set("timeline.tracks.player_head.position[0].easing", "\"ease_in_out_sin\""));
+  rejected(*easing, "$.timeline.tracks.player_head.position[0].easing", "unsupported easing");
+  CHECK(nth_error(*easing, 0).suggestion == "did you mean `ease_in_out_sine`?");
+  const auto source =
+      load(a0().erase("nodes.display.item_stack_snbt")
+               .set("nodes.display.item_source", R"({"type":"participant_hnd","arm":"right"})"));
+  rejected(*source, "$.nodes.display.item_source.type", "unsupported item source");
+  CHECK(nth_error(*source, 0).suggestion == "did you mean `participant_hand`?");
+  // Resolution: the closest id of the resolution set (none when nothing is close).
+  const auto wave = anim("example:wave", 10).text();
+  const auto seq_of = [](std::string_view id) {
+    return seq("[{\"emote\":\"" + std::string(id) + "\"}]").text();
+  };
+  const auto typo = load(std::vector{wave, seq_of("example:wav")});
+  rejected(*typo, "$.steps[0].emote", "Unknown or disabled animation: example:wav");
+  CHECK(nth_error(*typo, 0).suggestion == "did you mean `example:wave`?");
+  CHECK(nth_error(*load(std::vector{wave, seq_of("other:jump")}), 0).suggestion.empty());
+  // emote.register resolves against the catalog it is given.
+  const auto base = load(std::vector{wave});
+  const auto r = register_document(*base, seq_of("example:wafe"));
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].suggestion == "did you mean `example:wave`?");
+}
