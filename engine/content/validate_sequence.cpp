@@ -45,14 +45,16 @@ public:
       : root_(root), c_(c), out_(out), s_(std::make_shared<sequence>()) {}
 
   void run() {
-    // The structure rules need the participants and the steps.
+    bool parts = false;
+    bool steps_ok = false;
     if (!c_.each([&] { return check_schema_version(root_, c_); },
                  [&] { return check_id(root_, c_, s_->id, out_.id_loc); },
                  [&] { return check_minecraft_version(root_, c_); },
                  [&] { return check_metadata(root_, c_, s_->metadata); },
-                 [&] { return participants(); }, [&] { return settings(); },
-                 [&] { return steps(); }) ||
-        !structure()) {
+                 [&] { return parts = participants(); }, [&] { return settings(); },
+                 [&] { return steps_ok = steps(); },
+                 // The structure rules need the participants and the steps.
+                 [&] { return parts && steps_ok && structure(); })) {
       return;
     }
     c_.unknown_keys(root_, fields::sequence);

@@ -146,6 +146,19 @@ TEST_CASE("all errors: lists go on after a failed element") {
   CHECK(e[2] == "$.steps[1].repeat: must be at least 1");
   CHECK(e[3] == "$.steps[2].repeat: must be an integer");
   CHECK(e[4].starts_with("$.steps[2].transition: must be a valid Minecraft time"));
+  // The structure rules need only the participants and the steps.
+  CHECK(errors(*load(std::vector{seq(R"([{"emote":"example:a"}])")
+                                     .set("settings.cooldown", "5")
+                                     .set("participants", hs_participants)
+                                     .text()},
+                     every_error())) ==
+        std::vector<std::string>{"$.settings.cooldown: must be a string",
+                                 "$.steps: participants require an await_partner step"});
+  CHECK(errors(*load(std::vector{seq(R"([{"emote":"example:a","repeat":0}])")
+                                     .set("participants", hs_participants)
+                                     .text()},
+                     every_error())) ==
+        std::vector<std::string>{"$.steps[0].repeat: must be at least 1"});
   // Loading stops at the first.
   CHECK(load(std::vector{seq(R"([{"wait":"1s"},{"emote":"example:a","repeat":0}])").text()})
             ->error_count() == 1);
