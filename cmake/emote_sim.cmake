@@ -47,9 +47,10 @@ function(emote_test name dir)
   endif()
   add_executable(test_${name} ${srcs} ${PROJECT_SOURCE_DIR}/tests/support/doctest_main.cpp)
   target_link_libraries(test_${name} PRIVATE doctest::doctest emote_test_support ${ARGN})
-  target_compile_definitions(test_${name} PRIVATE
-    EMOTE_SIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    EMOTE_SIM_TEST_DATA="${PROJECT_SOURCE_DIR}/tests/data")
+  # EMOTE_SIM_SOURCE_DIR and EMOTE_SIM_TEST_DATA (std::string, read at run time so that no object
+  # depends on the checkout's path: tests/support/source_paths.hpp).
+  target_compile_options(test_${name} PRIVATE
+    -include ${PROJECT_SOURCE_DIR}/tests/support/source_paths.hpp)
   add_test(NAME ${name} COMMAND test_${name} --no-version=true)
   set_tests_properties(${name} PROPERTIES TIMEOUT 600)
 endfunction()

@@ -11,9 +11,9 @@
 using namespace content_test;
 
 TEST_CASE("check listing of tests/data/content/check matches its golden file") {
-  const auto c = load_directory(EMOTE_SIM_TEST_DATA "/content/check");
+  const auto c = load_directory(EMOTE_SIM_TEST_DATA + "/content/check");
   const std::string got = check_report_text(*c);
-  std::ifstream f(EMOTE_SIM_TEST_DATA "/content/check.expected", std::ios::binary);
+  std::ifstream f(EMOTE_SIM_TEST_DATA + "/content/check.expected", std::ios::binary);
   REQUIRE(f);
   std::stringstream expected;
   expected << f.rdbuf();
@@ -33,7 +33,7 @@ TEST_CASE("check listing of tests/data/content/check matches its golden file") {
 }
 
 TEST_CASE("the bundled sample emotes load with no errors and no warnings") {
-  const auto c = load_directory(EMOTE_SIM_SOURCE_DIR "/config/emotes");
+  const auto c = load_directory(EMOTE_SIM_SOURCE_DIR + "/config/emotes");
   INFO(dump(*c));
   CHECK(c->diagnostics().empty());
   CHECK(c->animation_count() == 8);

@@ -13,7 +13,7 @@ namespace content = emote::content;
 namespace core = emote::core;
 
 TEST_CASE("check reports the Molang cost per tick and warns above the threshold") {
-  const auto c = load_directory(EMOTE_SIM_TEST_DATA "/content/molang_cost");
+  const auto c = load_directory(EMOTE_SIM_TEST_DATA + "/content/molang_cost");
   REQUIRE(c->error_count() == 0);
   const auto heavy = c->find(std::string_view("cost:heavy"));
   const auto light = c->find(std::string_view("cost:light"));
