@@ -1,6 +1,6 @@
 // Loading speed (docs/guide/performance.md "Loading"): the whole real corpus from disk and from
 // memory, the bundled samples, and the JSON reader alone. The corpus is read from ../shared next to
-// the repository (or $EMOTE_SIM_CORPUS); without it those benchmarks report an error and skip.
+// the repository (or $ESIM_CORPUS); without it those benchmarks report an error and skip.
 #include "engine/content/loader.hpp"
 #include "engine/json/source_reader.hpp"
 
@@ -42,7 +42,7 @@ void BM_load_corpus_from_disk(benchmark::State& state) {
   const auto root = corpus_root();
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
-    state.SkipWithError("corpus not found (../shared/corpus/hanhy06-emote or $EMOTE_SIM_CORPUS)");
+    state.SkipWithError("corpus not found (../shared/corpus/hanhy06-emote or $ESIM_CORPUS)");
     return;
   }
   std::size_t loaded = 0;

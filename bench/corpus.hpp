@@ -1,5 +1,5 @@
 #pragma once
-// Where the benchmarks find the real Emote corpus: $EMOTE_SIM_CORPUS, else ../shared next to the
+// Where the benchmarks find the real Emote corpus: $ESIM_CORPUS, else ../shared next to the
 // repository. Benchmarks that need it skip with an error when it is absent.
 
 #include <cstdlib>
@@ -8,7 +8,7 @@
 namespace emote::bench {
 
 inline std::filesystem::path corpus_root() {
-  if (const char* env = std::getenv("EMOTE_SIM_CORPUS")) {
+  if (const char* env = std::getenv("ESIM_CORPUS")) {
     return env;
   }
   return std::filesystem::path(EMOTE_SIM_SOURCE_DIR) / ".." / "shared" / "corpus" /

@@ -1,7 +1,7 @@
 // The full stress tick (docs/guide/performance.md): N instances of the real corpus's Animations
 // advance one tick and emit (sim::stress_run), and the frame is encoded once. Fan-out is
 // `emote-sim stress`'s to measure. The corpus is read from ../shared next to the repository (or
-// $EMOTE_SIM_CORPUS); without it the benchmarks report an error and skip.
+// $ESIM_CORPUS); without it the benchmarks report an error and skip.
 #include "engine/content/loader.hpp"
 #include "engine/content/model.hpp"
 #include "engine/core/memo.hpp"
@@ -27,7 +27,7 @@ using emote::bench::corpus_root;
 void BM_stress_tick(benchmark::State& state) {
   std::error_code ec;
   if (!fs::is_directory(corpus_root(), ec)) {
-    state.SkipWithError("corpus not found (set EMOTE_SIM_CORPUS)");
+    state.SkipWithError("corpus not found (set ESIM_CORPUS)");
     return;
   }
   const bool fast = state.range(1) != 0;

@@ -8,7 +8,7 @@
 // while emote-sim (manual clock) spawns displays for the player; the backend closes it 400 ms
 // later. The client must receive the closing delimiter before any display spawn.
 //
-// Usage: node test/adapter-bundles.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 30 s.
+// Usage: node test/adapter-bundles.mjs [path/to/emote-sim]   (or ESIM_BIN). Bounded to 30 s.
 
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'
 import { Player, adapterModule, sleep, startBareBackend, waitFor } from './lib/e2e.mjs'

@@ -11,7 +11,7 @@
 //    alice's client, logs one line, and `/emote` says unavailable again.
 // 4. emote-sim restarts: alice is joined again and `/emote` works.
 //
-// Usage: node test/adapter-reconnect.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
+// Usage: node test/adapter-reconnect.mjs [path/to/emote-sim]   (or ESIM_BIN). Bounded to 60 s.
 
 import net from 'node:net'
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'

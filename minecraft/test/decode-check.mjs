@@ -6,8 +6,8 @@
 // entity types, UUIDs, positions, yaw, transforms (bit-equal binary32), item ids, block state ids,
 // text, and the hidden-player packets.
 //
-// Usage: node test/decode-check.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN; default build/dev)
-//        EMOTE_SIM_SHARED=../shared also plays the real corpus's sit and handshake emotes and its
+// Usage: node test/decode-check.mjs [path/to/emote-sim]   (or ESIM_BIN; default build/dev)
+//        ESIM_SHARED=../shared also plays the real corpus's sit and handshake emotes and its
 //        reference animation when that folder exists (never required).
 // Exits 0 when everything matched, 1 on any mismatch, 2 on a setup failure; bounded to 60 s.
 
@@ -20,7 +20,7 @@ import { ExpectedWorld, ViewerClient } from './lib/model.mjs'
 const LIMIT_MS = 60_000
 const bin = emoteSimBinary()
 if (!fs.existsSync(bin)) {
-  console.error(`decode-check: ${bin} does not exist (build it, or pass the binary / set EMOTE_SIM_BIN)`)
+  console.error(`decode-check: ${bin} does not exist (build it, or pass the binary / set ESIM_BIN)`)
   process.exit(2)
 }
 
@@ -209,7 +209,7 @@ async function corpusScript (s) {
 }
 
 function corpusFolder () {
-  const shared = process.env.EMOTE_SIM_SHARED || path.join(repoRoot, '..', 'shared')
+  const shared = process.env.ESIM_SHARED || path.join(repoRoot, '..', 'shared')
   const corpus = path.join(shared, 'corpus', 'hanhy06-emote')
   if (!fs.existsSync(corpus)) return null
   // Only the files these emotes need (the corpus holds two emote:handshake files, which clash).

@@ -5,7 +5,7 @@
 // frames' transforms, follow her as she walks, and go when she jumps (JUMPED). bob starts 300
 // blocks away and sees nothing until he comes back and walks into range, then gets the current pose.
 //
-// Usage: node test/e2e-769.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
+// Usage: node test/e2e-769.mjs [path/to/emote-sim]   (or ESIM_BIN). Bounded to 60 s.
 
 import { createRequire } from 'node:module'
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'

@@ -6,7 +6,7 @@
 // lose them when she jumps (JUMPED). bob is placed 300 blocks away and sees nothing until he
 // walks into range, then gets the current pose.
 //
-// Usage: node test/e2e-775.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
+// Usage: node test/e2e-775.mjs [path/to/emote-sim]   (or ESIM_BIN). Bounded to 60 s.
 
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'
 import { ENTITY_ID_BASE, FrameHistory, Player, adapterModule, checkTransforms, sleep, startBareBackend, waitFor } from './lib/e2e.mjs'

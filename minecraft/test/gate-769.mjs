@@ -8,7 +8,7 @@
 //   * `/emote stop` (MANUAL)
 // (Death and respawn are in gate-775.mjs, whose backend sends them as vanilla does.)
 //
-// Usage: node test/gate-769.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 60 s.
+// Usage: node test/gate-769.mjs [path/to/emote-sim]   (or ESIM_BIN). Bounded to 60 s.
 
 import { createRequire } from 'node:module'
 import { EmoteSimConnection, emoteSimBinary, startServer, withTimeout } from './lib/emote-sim.mjs'

@@ -15,7 +15,7 @@
 //     client with a message; a client on 1.20.4 (765) passes through without emotes, logged once
 // Every packet a client receives is decoded by minecraft-protocol.
 //
-// Usage: node test/gate-775.mjs [path/to/emote-sim]   (or EMOTE_SIM_BIN). Bounded to 80 s.
+// Usage: node test/gate-775.mjs [path/to/emote-sim]   (or ESIM_BIN). Bounded to 80 s.
 
 import { createRequire } from 'node:module'
 import net from 'node:net'

@@ -11,10 +11,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 export const repoRoot = path.resolve(here, '..', '..', '..')
 export const fixtureEmotes = path.join(repoRoot, 'tests', 'data', 'minecraft', 'emotes')
 
-// The binary: EMOTE_SIM_BIN, else the first argument that is not an option, else the dev build.
+// The binary: ESIM_BIN, else the first argument that is not an option, else the dev build.
 export function emoteSimBinary (argv = process.argv.slice(2)) {
   const arg = argv.find((a) => !a.startsWith('-'))
-  return process.env.EMOTE_SIM_BIN || arg || path.join(repoRoot, 'build', 'dev', 'server', 'emote-sim')
+  return process.env.ESIM_BIN || arg || path.join(repoRoot, 'build', 'dev', 'server', 'emote-sim')
 }
 
 // Every child started here is killed when this process exits, however it exits.
@@ -24,8 +24,9 @@ process.on('exit', () => {
 })
 
 // The server reads every EMOTE_SIM_* variable as configuration and refuses unknown ones
-// (protocol.md §10), so the tests' own variables (EMOTE_SIM_BIN, EMOTE_SIM_SHARED) and any
-// configuration of the caller's shell stay out of its environment: the tests configure it by options.
+// (protocol.md §10; the tests' own variables, ESIM_BIN and ESIM_SHARED, have another prefix), so
+// the configuration of the caller's shell stays out of its environment: the tests configure it by
+// options.
 function serverEnvironment () {
   const env = {}
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('EMOTE_SIM_')) env[k] = v
