@@ -97,8 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // A few ticks per line, each frame encoded with its packets.
     for (int i = 0; i < 3; ++i) {
-      const api::frame& f = host.step();
-      const protocol::frame_packets packets = host.packets();
+      const protocol::tick_output& t = host.step();
+      const protocol::frame_packets& packets = t.packets;
       if (packets.output != nullptr) {
         for (const auto& e : packets.output->entries) {
           for (const std::uint32_t who : packets.output->to(e)) {
@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           }
         }
       }
-      encoder.begin(f, packets);
+      encoder.begin(t);
       require_json_line(encoder.encode(with_packets)->line);
     }
   };

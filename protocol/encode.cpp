@@ -4,8 +4,8 @@
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
 
-#include "engine/core/memo.hpp"
 #include "engine/core/enum_names.hpp"
+#include "engine/core/memo.hpp"
 #include "render/tables.hpp"
 
 #include <algorithm>
@@ -538,20 +538,31 @@ void encode_events(std::string& out, std::span<const api::event> events, bool ma
   }
 }
 
-void encode_frame(std::string& out, const api::frame& f, bool matrix,
+void encode_frame(std::string& out, const tick_output& t, bool matrix,
                   const core::cache_options& caches) {
-  encode_frame_head(out, f.tick);
+  encode_frame_head(out, t.tick());
   try {
-    encode_events(out, f.events, matrix, caches);
+    encode_events(out, t.frame->events, matrix, caches);
   } catch (core::cache_mismatch& e) {
-    e.tick = f.tick;
+    e.tick = t.tick();
     throw;
+  }
+  // render.md §5.4: the renderer's warnings come last.
+  json_out o(out);
+  event_writer w{o, matrix, caches, std::nullopt};
+  for (std::size_t i = 0; i < t.warnings.size(); ++i) {
+    if (i != 0 || !t.frame->events.empty()) {
+      o.ch(',');
+    }
+    w(t.warnings[i]);
   }
   out.append(frame_tail);
 }
 
-void frame_encoder::begin(const api::frame& f, frame_packets packets) {
-  packets_ = packets;
+void frame_encoder::begin(const tick_output& t) {
+  const api::frame& f = *t.frame;
+  packets_ = t.packets;
+  warnings_ = t.warnings;
   for (std::size_t form = 0; form < 2; ++form) {
     packets_member_[form].clear();
     packets_ready_[form] = false;
@@ -721,6 +732,22 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
     }
     std::visit(w, events[i]);
     ++count;
+  }
+  // render.md §5.4: the renderer's warnings come after the frame's events. They place nothing in
+  // a dimension, so only the type and players filters apply.
+  static const std::uint32_t warning_type =
+      1U << api::event(std::in_place_type<api::ev_render_warning>).index();
+  if ((filter.types & warning_type) != 0) {
+    for (const api::ev_render_warning& warning : warnings_) {
+      if (!filter.players.empty() && !about_players(api::event(warning), filter.players)) {
+        continue;
+      }
+      if (count != 0) {
+        o.ch(',');
+      }
+      w(warning);
+      ++count;
+    }
   }
   if (filter.packets && !packets_.empty()) {
     const std::size_t form = filter.audiences ? 1 : 0;

@@ -12,6 +12,7 @@
 #include "engine/core/diagnostic.hpp"
 #include "engine/core/memo.hpp"
 #include "engine/sim/engine.hpp"
+#include "protocol/tick_output.hpp"
 #include "render/renderer.hpp"
 
 #include <cstddef>
@@ -75,14 +76,6 @@ struct encoded_frame {
   std::size_t packet_count = 0; ///< packet entries (packets filters only)
 };
 
-/// The packet part of a frame (render.md §6): the renderer's output of the tick and the player
-/// keys its recipient indexes refer to.
-struct frame_packets {
-  const render::render_output* output = nullptr;
-  std::span<const std::string> names;
-  [[nodiscard]] bool empty() const noexcept { return output == nullptr || output->entries.empty(); }
-};
-
 /// Append `,"packets":[{"to":[...],"protocol":P,"data":"<base64>"},...]`; with `audiences`
 /// (render.md §6.1) `,"audiences":[[...],...],"packets":[{"audience":K,"protocol":P,...},...]`,
 /// each distinct recipient list named once, in the order of its first entry.
@@ -97,8 +90,9 @@ std::string with_dropped(std::string_view frame_line, std::uint64_t dropped);
 void encode_event(std::string& out, const api::event& e, bool matrix,
                   const core::cache_options& caches = {});
 
-/// Append a frame line with every event (no filter, no sharing): for tests and tools.
-void encode_frame(std::string& out, const api::frame& f, bool matrix,
+/// Append a frame line with every event of the tick, the renderer's warnings last (no filter, no
+/// packets, no sharing): `run`'s output, tests and tools.
+void encode_frame(std::string& out, const tick_output& t, bool matrix,
                   const core::cache_options& caches = {});
 
 /// A frame line in pieces, for callers that encode its events in parts (on several threads):
@@ -119,9 +113,9 @@ inline constexpr std::string_view frame_tail = "]}\n";
 /// with other threads.
 class frame_encoder {
 public:
-  /// Start a new frame. `f` must stay valid while encode() is called for it; with the Engine that
-  /// means encoding every variant needed before its next apply() or step().
-  void begin(const api::frame& f, frame_packets packets = {});
+  /// Start a new frame. What `t` points to must stay valid while encode() is called for it; with
+  /// the Engine that means encoding every variant needed before its next apply() or step().
+  void begin(const tick_output& t);
   /// The frame's line for `filter`, encoded at most once per frame and filter.
   std::shared_ptr<const encoded_frame> encode(const frame_filter& filter);
 
@@ -139,6 +133,7 @@ private:
   std::shared_ptr<encoded_frame> take_buffer();
 
   const api::frame* frame_ = nullptr;
+  std::span<const api::ev_render_warning> warnings_; ///< written after the frame's events
   core::cache_options caches_;
   frame_packets packets_;
   std::string packets_member_[2]; ///< encode_packets_member of packets_ (to lists, audiences)

@@ -152,9 +152,9 @@ run_result run_scenario(const scenario& s, const host_factory& make_host) {
         }
       }
     }
-    const api::frame& f = host.step();
-    if (!f.events.empty()) {
-      encode_frame(out, f, true);
+    const tick_output& stepped = host.step();
+    if (stepped.has_events()) {
+      encode_frame(out, stepped, true);
     }
   }
   output_log log;

@@ -16,6 +16,7 @@
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/scenario.hpp"
+#include "protocol/tick_output.hpp"
 
 #include <functional>
 #include <memory>
@@ -38,11 +39,23 @@ public:
   [[nodiscard]] virtual std::optional<api::unmatched_offer> last_unmatched() const {
     return std::nullopt;
   }
-  /// Run the rest of the tick; the frame stays valid until the next apply() or step().
-  virtual const api::frame& step() = 0;
+  /// Run the rest of the tick: the Engine's frame, the renderer's packets and warnings (one tick
+  /// composition for every consumer); valid until the next apply() or step().
+  virtual const tick_output& step() = 0;
   /// Whether anyone will receive the packets of the next step()s (render.md §6; until said
   /// otherwise, yes): a host told no builds none, with the same tracking and warnings.
   virtual void want_packets(bool wanted) { (void)wanted; }
+
+  /// Graceful stop (protocol.md §11): stop every playback with SERVER_STOPPING (the records go
+  /// to the next frame). Nothing for a host without playbacks.
+  virtual void shutdown() {}
+  /// The simulation's gauges for `/metrics` (zero for a host that does not count them).
+  struct gauges {
+    std::int64_t sessions = 0;
+    std::int64_t players = 0;
+    std::int64_t displays = 0;
+  };
+  [[nodiscard]] virtual gauges gauge() const { return {}; }
 
   [[nodiscard]] virtual sim::state_snapshot state(const sim::state_query& query) const = 0;
   [[nodiscard]] virtual std::vector<emote_summary> list() const = 0;
@@ -67,10 +80,9 @@ public:
   /// render.resync: the next tracking pass resyncs these viewers (every viewer when `all`); the
   /// number of viewers concerned.
   virtual std::int64_t render_resync(const render_resync_request& r) = 0;
-  /// The packet entries of the last step() and the player keys they name; valid like its frame.
-  [[nodiscard]] virtual frame_packets packets() const = 0;
   /// A snapshot for a new packets subscriber after the last step() (render.md §4 rule 6): entries
-  /// for it alone, naming the same players as packets(); valid until the next step() or snapshot.
+  /// for it alone, naming the same players as the step's packets; valid until the next step() or
+  /// snapshot.
   /// None for a host that does not render.
   [[nodiscard]] virtual frame_packets packet_snapshot() { return {}; }
   /// The renderer's counts (resync requests and resyncs made), for metrics.

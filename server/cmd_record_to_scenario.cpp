@@ -7,7 +7,7 @@
 #include "protocol/recording_scenario.hpp"
 #include "server/cli_args.hpp"
 #include "server/recorded_expect.hpp"
-#include "server/serve_host.hpp"
+#include "server/replay_setup.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -83,15 +83,13 @@ int cmd_record_to_scenario(std::span<const std::string_view> argv) {
     return 1;
   }
   if (*level != expect_level::none) {
-    auto host = make_replay_host(*rec, args.value("replay-emotes"), false);
+    auto host = prepare_replay(*rec, args.value("replay-emotes"), false);
     if (!host) {
       std::fprintf(stderr, "record-to-scenario: %s\n(--expect none needs no replay)\n",
                    host.error().text.c_str());
       return 2;
     }
-    const auto extras = host->host->extras();
-    auto expect =
-        recorded_expectations(*rec, *converted, host->host->sim(), extras.shutdown, *level);
+    auto expect = recorded_expectations(*rec, *converted, *host->host, *level);
     if (!expect) {
       std::fprintf(stderr, "record-to-scenario: %s\n", expect.error().c_str());
       return 1;

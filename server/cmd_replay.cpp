@@ -7,7 +7,7 @@
 #include "server/cli_args.hpp"
 #include "server/logging.hpp"
 #include "server/replay.hpp"
-#include "server/serve_host.hpp"
+#include "server/replay_setup.hpp"
 
 #include <cstdio>
 
@@ -102,8 +102,8 @@ int cmd_replay(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "replay: note: %s\n", end_note.c_str() + 2);
   }
 
-  auto host = make_replay_host(*rec, args.value("emotes"), args.has("allow-content-change"),
-                               args.has("check-caches"));
+  auto host = prepare_replay(*rec, args.value("emotes"), args.has("allow-content-change"),
+                             args.has("check-caches"));
   if (!host) {
     std::fprintf(stderr, "replay: %s\n", host.error().text.c_str());
     if (host.error().content_differs) {
@@ -125,10 +125,9 @@ int cmd_replay(std::span<const std::string_view> argv) {
                  recorded_build.c_str(), static_cast<int>(running.size()), running.data());
     build_note = " (recorded by another build: " + recorded_build + ")";
   }
-  const auto extras = host->host->extras();
   replay_result result;
   try {
-    result = replay_recording(*rec, host->host->sim(), extras.shutdown);
+    result = replay_recording(*rec, *host->host);
   } catch (const core::cache_mismatch& e) {
     std::printf("replay: stopped: %s\n", e.text().c_str());
     return 1;

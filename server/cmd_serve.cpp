@@ -6,13 +6,13 @@
 #include "server/build_info.hpp"
 #include "server/cli_args.hpp"
 #include "server/content_loader.hpp"
+#include "server/engine_host.hpp"
 #include "server/fd_limit.hpp"
 #include "server/gate_service.hpp"
 #include "server/http_listener.hpp"
 #include "server/hub.hpp"
 #include "server/logging.hpp"
 #include "server/recorder.hpp"
-#include "server/serve_host.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -76,17 +76,17 @@ int cmd_serve(std::span<const std::string_view> argv) {
     spdlog::info("configuration: {}", cfg.config_file.string());
   }
 
-  auto host = make_serve_host(cfg.emotes, cfg.engine, cfg.render);
+  auto host = make_engine_host(cfg.emotes, cfg.engine, cfg.render);
   if (!host) {
     spdlog::critical("{}", host.error());
     return 1;
   }
-  serve_host& sh = **host;
-  log_skipped_files("startup", sh.startup_diagnostics());
-  const std::int64_t skipped = skipped_count(sh.startup_diagnostics());
-  spdlog::log(sh.sim().emote_count() == 0 ? spdlog::level::warn : spdlog::level::info,
+  engine_host& simulation = **host;
+  log_skipped_files("startup", simulation.startup_diagnostics());
+  const std::int64_t skipped = skipped_count(simulation.startup_diagnostics());
+  spdlog::log(simulation.emote_count() == 0 ? spdlog::level::warn : spdlog::level::info,
               "emote-sim {}: {} emotes from {} ({} files skipped)", EMOTE_SIM_VERSION,
-              sh.sim().emote_count(), cfg.emotes.string(), skipped);
+              simulation.emote_count(), cfg.emotes.string(), skipped);
 
   std::unique_ptr<recorder> rec;
   if (!cfg.record.empty()) {
@@ -137,7 +137,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
   settings.limits.max_connections = caps.line;
   settings.idle_timeout = std::chrono::seconds(cfg.limits.idle_timeout_seconds);
   settings.caches = cfg.engine.caches;
-  hub server(io, settings, sh.sim(), sh.extras(), m, rec.get());
+  hub server(io, settings, simulation, m, rec.get());
   if (auto err = server.listen(cfg.listen)) {
     spdlog::critical("{}", *err);
     return 1;
@@ -153,9 +153,8 @@ int cmd_serve(std::span<const std::string_view> argv) {
     hooks.line = [&server](std::uint64_t id, std::string line) {
       server.internal_line(id, std::move(line));
     };
-    gates = std::make_unique<gate_service>(io, std::move(hooks), sh.sim(), cfg.limits);
-    server.on_tick([g = gates.get()](const api::frame& f,
-                                     const protocol::frame_packets& p) { g->after_tick(f, p); },
+    gates = std::make_unique<gate_service>(io, std::move(hooks), simulation, cfg.limits);
+    server.on_tick([g = gates.get()](const protocol::tick_output& t) { g->after_tick(t); },
                    [g = gates.get()] { return g->wants_packets(); });
     if (auto err = gates->open(cfg.gates)) {
       spdlog::critical("{}", *err);
@@ -245,7 +244,7 @@ int cmd_serve(std::span<const std::string_view> argv) {
     spdlog::critical("check_caches: {}; stopping", e.text());
     status = 1;
   }
-  spdlog::info("stopped at tick {}", sh.sim().tick());
+  spdlog::info("stopped at tick {}", simulation.tick());
   return status;
 }
 

@@ -9,12 +9,12 @@
 #include "protocol/scenario.hpp"
 #include "server/cli_args.hpp"
 #include "server/engine_host.hpp"
-#include "server/serve_host.hpp"
+#include "server/replay_setup.hpp"
 #include "server/shrink.hpp"
 
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -122,7 +122,7 @@ int cmd_shrink(std::span<const std::string_view> argv) {
     return 2;
   }
   // The content the recording was made with (checked as `replay` checks it).
-  auto content = make_replay_host(*rec, args.value("replay-emotes"), false);
+  auto content = prepare_replay(*rec, args.value("replay-emotes"), false);
   if (!content) {
     std::fprintf(stderr, "shrink: %s\n", content.error().text.c_str());
     return 2;
@@ -161,7 +161,8 @@ int cmd_shrink(std::span<const std::string_view> argv) {
       stderr, "shrink: %zu of %zu recorded inputs kept (%zu script lines), %zu runs, %.2f s\n",
       result->units_after, result->units_before, result->script.size(), result->runs, seconds);
   if (result->tick_offset > 0) {
-    std::fprintf(stderr, "shrink: the script moved %lld ticks earlier (its first input at tick %lld)\n",
+    std::fprintf(stderr,
+                 "shrink: the script moved %lld ticks earlier (its first input at tick %lld)\n",
                  static_cast<long long>(result->tick_offset),
                  static_cast<long long>(result->script.front().tick));
   } else if (!result->not_rebased.empty()) {

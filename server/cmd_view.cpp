@@ -13,7 +13,7 @@
 #include "server/engine_host.hpp"
 #include "server/http_listener.hpp"
 #include "server/replay.hpp"
-#include "server/serve_host.hpp"
+#include "server/replay_setup.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -192,16 +192,14 @@ int view_recording(const cli_args& args, const std::filesystem::path& file) {
     std::fprintf(stderr, "view: %s: %s\n", file.c_str(), rec.error().c_str());
     return 2;
   }
-  auto host = make_replay_host(*rec, args.value("emotes"), false);
+  auto host = prepare_replay(*rec, args.value("emotes"), false);
   if (!host) {
     std::fprintf(stderr, "view: %s: %s\n", file.c_str(), host.error().text.c_str());
     return 2;
   }
   std::vector<std::string> frames;
-  const auto extras = host->host->extras();
-  const auto result =
-      replay_recording(*rec, host->host->sim(), extras.shutdown,
-                       [&](std::int64_t, const std::string& line) { frames.push_back(line); });
+  const auto result = replay_recording(
+      *rec, *host->host, [&](std::int64_t, const std::string& line) { frames.push_back(line); });
   timeline_doc doc;
   doc.name = file.filename().string();
   doc.ticks = std::max<std::int64_t>(result.ticks, 1);

@@ -27,8 +27,7 @@ engine_host::engine_host(std::shared_ptr<content_loader> loader,
                          render::render_config render, loaded_content content)
     : loader_(std::move(loader)), roots_(std::move(roots)), config_(std::move(config)),
       engine_(std::make_unique<sim::engine>(std::move(content.catalog), config_)),
-      startup_diagnostics_(std::move(content.diagnostics)),
-      renderer_([&] {
+      startup_diagnostics_(std::move(content.diagnostics)), ticks_([&] {
         render.content_cache = config_.caches.mode; // one option for every cache
         return render;
       }()) {}
@@ -63,40 +62,27 @@ api::reply engine_host::apply(const api::input& in) {
   return r;
 }
 
-const api::frame& engine_host::step() {
-  api::frame& f = engine_->step();
-  engine_->players(players_);
-  renderer_.step(f, players_, packets_, want_packets_);
-  // render.md §5.4: the renderer's warnings come last in the frame.
-  for (auto& w : packets_.warnings) {
-    f.events.emplace_back(std::move(w));
-  }
-  player_names_.clear();
-  if (!packets_.entries.empty()) {
-    player_names_.reserve(players_.size());
-    for (const world::player_state* p : players_) {
-      player_names_.push_back(p->id);
-    }
-  }
-  return f;
+const protocol::tick_output& engine_host::step() {
+  return ticks_.step(*engine_, want_packets_);
 }
 
 std::vector<render::display_info> engine_host::displays() const {
-  return renderer_.displays();
+  return ticks_.renderer().displays();
 }
 
 std::int64_t engine_host::render_resync(const protocol::render_resync_request& r) {
-  engine_->players(players_);
+  std::vector<const world::player_state*> players;
+  engine_->players(players);
   std::int64_t viewers = 0;
-  for (const world::player_state* p : players_) {
+  for (const world::player_state* p : players) {
     const bool listed =
         r.all || std::find(r.players.begin(), r.players.end(), p->id) != r.players.end();
     viewers += listed && p->protocol ? 1 : 0;
   }
   if (r.all) {
-    renderer_.resync_all();
+    ticks_.renderer().resync_all();
   } else {
-    renderer_.resync(r.players);
+    ticks_.renderer().resync(r.players);
   }
   return viewers;
 }
@@ -110,24 +96,20 @@ std::optional<std::uint64_t> engine_host::state_digest() const {
   return engine_->state_digest();
 }
 
-protocol::frame_packets engine_host::packets() const {
-  return protocol::frame_packets{&packets_, player_names_};
-}
-
 protocol::frame_packets engine_host::packet_snapshot() {
-  renderer_.snapshot(snapshot_);
-  if (player_names_.size() != players_.size()) {
-    // step() names the players only when it made entries.
-    player_names_.clear();
-    for (const world::player_state* p : players_) {
-      player_names_.push_back(p->id);
-    }
-  }
-  return protocol::frame_packets{&snapshot_, player_names_};
+  return ticks_.snapshot();
 }
 
 render::render_counts engine_host::render_counts() const {
-  return renderer_.counts();
+  return ticks_.renderer().counts();
+}
+
+protocol::sim_host::gauges engine_host::gauge() const {
+  gauges g;
+  g.sessions = static_cast<std::int64_t>(engine_->session_count());
+  g.players = static_cast<std::int64_t>(engine_->player_count());
+  g.displays = engine_->active_displays();
+  return g;
 }
 
 sim::state_snapshot engine_host::state(const sim::state_query& query) const {
@@ -194,6 +176,17 @@ core::result<std::string, api::error> engine_host::register_emote(std::string_vi
   registered_ids_.push_back(id);
   engine_->replace_catalog(std::move(added->catalog));
   return id;
+}
+
+core::result<std::unique_ptr<engine_host>, std::string>
+make_engine_host(const std::filesystem::path& emotes, const sim::engine_config& config,
+                 const render::render_config& render) {
+  auto host = engine_host::create(make_content_loader(), {emotes}, config, render);
+  if (!host) {
+    return core::failure{std::string("cannot load emotes from '") + emotes.string() +
+                         "': " + host.error()};
+  }
+  return std::move(host).value();
 }
 
 protocol::host_factory

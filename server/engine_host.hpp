@@ -6,6 +6,7 @@
 #include "protocol/runner.hpp"
 #include "render/renderer.hpp"
 #include "server/content_loader.hpp"
+#include "server/tick_composer.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -26,8 +27,10 @@ public:
   [[nodiscard]] std::optional<api::unmatched_offer> last_unmatched() const override {
     return engine_->last_unmatched();
   }
-  const api::frame& step() override;
+  const protocol::tick_output& step() override;
   void want_packets(bool wanted) override { want_packets_ = wanted; }
+  void shutdown() override { engine_->shutdown(); }
+  [[nodiscard]] gauges gauge() const override;
   [[nodiscard]] sim::state_snapshot state(const sim::state_query& query) const override;
   [[nodiscard]] std::vector<protocol::emote_summary> list() const override;
   [[nodiscard]] std::optional<protocol::emote_details> info(std::string_view id) const override;
@@ -36,7 +39,6 @@ public:
   core::result<std::string, api::error> register_emote(std::string_view document_json) override;
   [[nodiscard]] std::vector<render::display_info> displays() const override;
   std::int64_t render_resync(const protocol::render_resync_request& r) override;
-  [[nodiscard]] protocol::frame_packets packets() const override;
   [[nodiscard]] protocol::frame_packets packet_snapshot() override;
   [[nodiscard]] render::render_counts render_counts() const override;
   bool describe_state(core::state_sink& s) const override;
@@ -60,13 +62,15 @@ private:
   std::unique_ptr<sim::engine> engine_;
   core::diagnostics startup_diagnostics_;
   // Rendering (render.md): stepped after every engine step, whether or not anyone subscribed.
-  render::renderer renderer_;
-  std::vector<const world::player_state*> players_; ///< join order, at the last step
-  std::vector<std::string> player_names_;           ///< their keys, when packets were made
-  render::render_output packets_;
+  tick_composer ticks_;
   bool want_packets_ = true;
-  render::render_output snapshot_; ///< packet_snapshot()'s
 };
+
+/// Load `emotes` and build the Engine on them: what `serve` and a replay run. Fails when the
+/// folder cannot be read.
+core::result<std::unique_ptr<engine_host>, std::string>
+make_engine_host(const std::filesystem::path& emotes, const sim::engine_config& config,
+                 const render::render_config& render = {});
 
 /// The hosts of in-process scenario runs (`run`, `view`): the Engine on the scenario's emotes
 /// folders, else on `default_emotes`; `check_caches` (`run --check-caches`) checks every cache.

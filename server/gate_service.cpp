@@ -2,6 +2,7 @@
 
 #include "gate/requests.hpp"
 #include "gate/session.hpp"
+#include "server/accept_loop.hpp"
 #include "server/prometheus.hpp"
 #include "server/tcp_bind.hpp"
 
@@ -39,10 +40,10 @@ struct gate_counters {
 
 struct gate_service::gate {
   protocol::gate_config config;
-  std::optional<tcp::acceptor> acceptor;
+  std::shared_ptr<accept_loop<tcp::acceptor, tcp::socket>> acceptor;
   protocol::listen_address bound;
-  std::uint64_t client_id = 0; ///< the hub's internal client
-  std::unordered_set<std::int32_t> hidden;  ///< gate.md §7: hidden players' entity ids
+  std::uint64_t client_id = 0;             ///< the hub's internal client
+  std::unordered_set<std::int32_t> hidden; ///< gate.md §7: hidden players' entity ids
   std::map<std::uint64_t, std::shared_ptr<pair>> pairs;
   std::unordered_map<std::string, std::weak_ptr<pair>> players; ///< player key → pair
   /// Pending `/emote` requests by id: the pair to tell a refusal.
@@ -73,11 +74,16 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
   bool backend_ready = false;
   bool closing = false;
   std::string backend_pending; ///< to_backend before the backend connected
+  /// gate.md §5: the renderer's packets for this player from the ticks since they were last
+  /// injected, unframed, in order (`injecting_sizes` splits them): framed and compressed after
+  /// the tick, and always before anything later read from either side is handled.
+  std::string injecting;
+  std::vector<std::uint32_t> injecting_sizes;
+  bool inject_posted = false; ///< an inject_pending is queued on the io_context
   struct side {
     std::string queue;   ///< bytes not yet handed to async_write
     std::string writing; ///< bytes in flight
     bool busy = false;
-    bool flush_posted = false; ///< a deferred flush is queued on the io_context
   } to_client, to_backend;
   std::array<char, 16384> client_buf{};
   std::array<char, 16384> backend_buf{};
@@ -147,12 +153,8 @@ void flush(const pair_ptr& p, bool to_client) {
                     });
 }
 
-/// Queue `bytes` for one side, in order after everything queued before. The write starts now,
-/// or with `defer` once the current handler returns (after_tick: the tick does not wait for a
-/// hundred sockets' writes; the bytes already hold their place in the queue, so a backend frame
-/// read meanwhile still goes after them).
-void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::size_t limit,
-             bool defer = false) {
+/// Queue `bytes` for one side, in order after everything queued before, and start the write.
+void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::size_t limit) {
   if (bytes.empty()) {
     return;
   }
@@ -173,15 +175,27 @@ void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::siz
     close_pair(p);
     return;
   }
-  if (!defer) {
-    flush(p, to_client);
-  } else if (!side.flush_posted && !side.busy) {
-    side.flush_posted = true;
-    asio::post(p->client.get_executor(), [p, to_client] {
-      (to_client ? p->to_client : p->to_backend).flush_posted = false;
-      flush(p, to_client);
-    });
+  flush(p, to_client);
+}
+
+/// gate.md §5: frame (and compress, or hold behind an open bundle) the packets the ticks left for
+/// this client and queue them, in order, after everything queued to it before.
+void inject_pending(const pair_ptr& p) {
+  if (p->injecting_sizes.empty() || p->closing) {
+    p->injecting.clear();
+    p->injecting_sizes.clear();
+    return;
   }
+  gw::session_output out;
+  const std::string_view all(p->injecting);
+  std::size_t at = 0;
+  for (const std::uint32_t n : p->injecting_sizes) {
+    p->s.inject(all.substr(at, n), out);
+    at += n;
+  }
+  p->injecting.clear();
+  p->injecting_sizes.clear();
+  send_to(p, true, out.to_client, p->g.max_buffered);
 }
 
 } // namespace
@@ -189,7 +203,8 @@ void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::siz
 // The player's requests and the answers to its commands (gate.md §6).
 namespace {
 
-void send_line(gate_service::gate& g, gate_hub& hub, const api::input& in, std::string_view id = {}) {
+void send_line(gate_service::gate& g, gate_hub& hub, const api::input& in,
+               std::string_view id = {}) {
   hub.line(g.client_id, gw::request_line(in, id));
 }
 
@@ -320,6 +335,7 @@ void start_client_read(const pair_ptr& p) {
                                 close_pair(p);
                                 return;
                               }
+                              inject_pending(p); // the ticks' packets come first
                               gw::session_output out;
                               p->s.from_client(std::string_view(p->client_buf.data(), n), out);
                               apply(p, out);
@@ -339,6 +355,7 @@ void start_backend_read(const pair_ptr& p) {
                                  close_pair(p); // a backend restart: the player leaves
                                  return;
                                }
+                               inject_pending(p); // the ticks' packets come first
                                gw::session_output out;
                                p->s.from_backend(std::string_view(p->backend_buf.data(), n), out);
                                apply(p, out);
@@ -415,7 +432,6 @@ void connect_backend(const pair_ptr& p, std::chrono::milliseconds timeout) {
 
 // ---- the service ------------------------------------------------------------------------------
 
-
 gate_service::gate_service(asio::io_context& io, gate_hub hub, protocol::sim_host& host,
                            const protocol::limits_config& limits)
     : io_(io), hub_(std::move(hub)), host_(host), limits_(limits) {}
@@ -426,7 +442,24 @@ gate_service::~gate_service() {
 
 namespace {
 
-void accept_next(gate_service& svc, gate_service::gate& g, asio::io_context& io);
+/// How long a gate's accept loop waits after a failure for want of descriptors.
+constexpr std::chrono::milliseconds gate_accept_backoff{100};
+
+/// A client the gate accepted: its pair, connecting to the backend and reading the client.
+void start_pair(gate_service& svc, gate_service::gate& g, tcp::socket sock) {
+  if (g.closing) {
+    return;
+  }
+  boost::system::error_code ignored;
+  sock.set_option(tcp::no_delay(true), ignored);
+  const std::uint64_t id = ++g.next_pair;
+  auto p = std::make_shared<gate_service::pair>(svc, g, id, std::move(sock), g.max_frame);
+  g.pairs.emplace(id, p);
+  ++g.counters.accepted;
+  ++g.counters.open;
+  connect_backend(p, g.connect_timeout);
+  start_client_read(p);
+}
 
 } // namespace
 
@@ -443,73 +476,52 @@ std::optional<std::string> gate_service::open(const std::vector<protocol::gate_c
     if (!a) {
       return "gate " + cfg.name + ": " + a.error();
     }
-    g->acceptor.emplace(std::move(a).value());
+    tcp::acceptor acceptor = std::move(a).value();
     g->bound = cfg.listen;
-    g->bound.port = g->acceptor->local_endpoint().port();
+    g->bound.port = acceptor.local_endpoint().port();
     gate* gp = g.get();
-    g->client_id = hub_.attach(
-        "gate:" + cfg.name, [this, gp](std::string_view line) {
-          // Replies to the gate's requests: a refused /emote is told to its player (gate.md §6);
-          // any other failure is a bug in what the gate sent, logged.
-          rapidjson::Document d;
-          d.Parse(line.data(), line.size());
-          if (d.HasParseError() || !d.IsObject() || !d.HasMember("ok") || !d["ok"].IsBool() ||
-              d["ok"].GetBool()) {
-            if (d.IsObject() && d.HasMember("id") && d["id"].IsString()) {
-              gp->requests.erase(d["id"].GetString());
-            }
-            return;
+    g->client_id = hub_.attach("gate:" + cfg.name, [this, gp](std::string_view line) {
+      // Replies to the gate's requests: a refused /emote is told to its player (gate.md §6);
+      // any other failure is a bug in what the gate sent, logged.
+      rapidjson::Document d;
+      d.Parse(line.data(), line.size());
+      if (d.HasParseError() || !d.IsObject() || !d.HasMember("ok") || !d["ok"].IsBool() ||
+          d["ok"].GetBool()) {
+        if (d.IsObject() && d.HasMember("id") && d["id"].IsString()) {
+          gp->requests.erase(d["id"].GetString());
+        }
+        return;
+      }
+      std::string message = "refused";
+      if (d.HasMember("error") && d["error"].IsObject() && d["error"].HasMember("message") &&
+          d["error"]["message"].IsString()) {
+        message = d["error"]["message"].GetString();
+      }
+      if (d.HasMember("id") && d["id"].IsString()) {
+        const auto it = gp->requests.find(d["id"].GetString());
+        if (it != gp->requests.end()) {
+          if (auto p = it->second.lock()) {
+            inject_pending(p);
+            gw::session_output out;
+            p->s.tell(message, out);
+            send_to(p, true, out.to_client, gp->max_buffered);
           }
-          std::string message = "refused";
-          if (d.HasMember("error") && d["error"].IsObject() && d["error"].HasMember("message") &&
-              d["error"]["message"].IsString()) {
-            message = d["error"]["message"].GetString();
-          }
-          if (d.HasMember("id") && d["id"].IsString()) {
-            const auto it = gp->requests.find(d["id"].GetString());
-            if (it != gp->requests.end()) {
-              if (auto p = it->second.lock()) {
-                gw::session_output out;
-                p->s.tell(message, out);
-                send_to(p, true, out.to_client, gp->max_buffered);
-              }
-              gp->requests.erase(it);
-              return;
-            }
-          }
-          spdlog::warn("gate {}: a request was refused: {}", gp->config.name, std::string(line));
-        });
-    spdlog::info("gate {} on {} for the backend {}", cfg.name, g->bound.text(),
-                 cfg.backend.text());
+          gp->requests.erase(it);
+          return;
+        }
+      }
+      spdlog::warn("gate {}: a request was refused: {}", gp->config.name, std::string(line));
+    });
+    spdlog::info("gate {} on {} for the backend {}", cfg.name, g->bound.text(), cfg.backend.text());
+    // Pairs live in the gate; close() closes the loop before the gates go.
+    g->acceptor = accept_loop<tcp::acceptor, tcp::socket>::start(
+        io_, std::move(acceptor),
+        [this, gp](tcp::socket sock) { start_pair(*this, *gp, std::move(sock)); },
+        gate_accept_backoff);
     gates_.push_back(std::move(g));
-    accept_next(*this, *gates_.back(), io_);
   }
   return std::nullopt;
 }
-
-namespace {
-
-void accept_next(gate_service& svc, gate_service::gate& g, asio::io_context& io) {
-  g.acceptor->async_accept([&svc, &g, &io](const boost::system::error_code& ec, tcp::socket sock) {
-    if (g.closing) {
-      return;
-    }
-    if (!ec) {
-      boost::system::error_code ignored;
-      sock.set_option(tcp::no_delay(true), ignored);
-      const std::uint64_t id = ++g.next_pair;
-      auto p = std::make_shared<gate_service::pair>(svc, g, id, std::move(sock), g.max_frame);
-      g.pairs.emplace(id, p);
-      ++g.counters.accepted;
-      ++g.counters.open;
-      connect_backend(p, g.connect_timeout);
-      start_client_read(p);
-    }
-    accept_next(svc, g, io);
-  });
-}
-
-} // namespace
 
 std::vector<protocol::listen_address> gate_service::bound() const {
   std::vector<protocol::listen_address> out;
@@ -520,10 +532,13 @@ std::vector<protocol::listen_address> gate_service::bound() const {
 }
 
 bool gate_service::wants_packets() const noexcept {
-  return std::any_of(gates_.begin(), gates_.end(), [](const auto& g) { return !g->players.empty(); });
+  return std::any_of(gates_.begin(), gates_.end(),
+                     [](const auto& g) { return !g->players.empty(); });
 }
 
-void gate_service::after_tick(const api::frame& f, const protocol::frame_packets& packets) {
+void gate_service::after_tick(const protocol::tick_output& t) {
+  const api::frame& f = *t.frame;
+  const protocol::frame_packets& packets = t.packets;
   if (gates_.empty()) {
     return;
   }
@@ -548,8 +563,11 @@ void gate_service::after_tick(const api::frame& f, const protocol::frame_packets
   if (packets.empty()) {
     return;
   }
-  // One frame's packets for one player go out as one write, in list order (render.md §7).
-  std::map<pair*, std::pair<pair_ptr, gw::session_output>> writes;
+  // gate.md §5: each player's packets are set aside in list order (render.md §7) and injected
+  // (framed, compressed) once the tick has returned, as one write; the tick does not wait for
+  // that nor for the sockets. A player whose set-aside bytes pass the buffer limit (a clock.step
+  // of many ticks) is injected at once, where the limit cuts a client that does not read.
+  std::vector<pair_ptr> touched;
   const render::render_output& o = *packets.output;
   for (const auto& entry : o.entries) {
     const std::string_view bytes = o.bytes(entry);
@@ -560,26 +578,34 @@ void gate_service::after_tick(const api::frame& f, const protocol::frame_packets
         if (it == g->players.end()) {
           continue;
         }
-        if (auto p = it->second.lock()) {
-          auto& w = writes[p.get()];
-          w.first = p;
-          p->s.inject(bytes, w.second);
+        if (auto p = it->second.lock(); p && !p->closing) {
+          if (p->injecting_sizes.empty()) {
+            touched.push_back(p);
+          }
+          p->injecting.append(bytes);
+          p->injecting_sizes.push_back(static_cast<std::uint32_t>(bytes.size()));
         }
       }
     }
   }
-  for (auto& [raw, w] : writes) {
-    send_to(w.first, true, w.second.to_client,
-            static_cast<std::size_t>(limits_.gate_max_buffered_bytes), /*defer=*/true);
+  for (const pair_ptr& p : touched) {
+    if (p->injecting.size() > p->g.max_buffered) {
+      inject_pending(p);
+    } else if (!p->inject_posted) {
+      p->inject_posted = true;
+      asio::post(io_, [p] {
+        p->inject_posted = false;
+        inject_pending(p);
+      });
+    }
   }
 }
 
 void gate_service::close() {
   for (auto& g : gates_) {
     g->closing = true;
-    boost::system::error_code ec;
     if (g->acceptor) {
-      g->acceptor->close(ec);
+      g->acceptor->close();
     }
     std::vector<pair_ptr> all;
     for (auto& [id, p] : g->pairs) {
@@ -611,10 +637,11 @@ std::string gate_service::render_metrics() const {
          [](const gate_counters& c) { return c.bytes_to_client; });
   series("emote_sim_gate_malformed_total", "Pairs cut for malformed or oversized frames.",
          "counter", [](const gate_counters& c) { return c.malformed; });
-  series("emote_sim_gate_slow_consumer_total", "Pairs cut because a side did not read.",
-         "counter", [](const gate_counters& c) { return c.slow_consumer; });
-  series("emote_sim_gate_refused_encryption_total", "Clients refused: the backend asked for encryption.",
-         "counter", [](const gate_counters& c) { return c.encryption; });
+  series("emote_sim_gate_slow_consumer_total", "Pairs cut because a side did not read.", "counter",
+         [](const gate_counters& c) { return c.slow_consumer; });
+  series("emote_sim_gate_refused_encryption_total",
+         "Clients refused: the backend asked for encryption.", "counter",
+         [](const gate_counters& c) { return c.encryption; });
   series("emote_sim_gate_refused_backend_down_total", "Clients refused: the backend was down.",
          "counter", [](const gate_counters& c) { return c.backend_down; });
   series("emote_sim_gate_passthrough_total", "Connections passed through (unsupported protocol).",

@@ -49,7 +49,7 @@ public:
 
   /// After each tick: hidden players from the frame's visibility events, then the packets the
   /// renderer addressed to gate players, written to their clients in list order (gate.md §5).
-  void after_tick(const api::frame& f, const protocol::frame_packets& packets);
+  void after_tick(const protocol::tick_output& t);
 
   /// Whether some gate has a player, who receives packets (render.md §6).
   [[nodiscard]] bool wants_packets() const noexcept;

@@ -1,6 +1,7 @@
 #include "server/http_listener.hpp"
 
 #include "engine/json/writer.hpp"
+#include "server/accept_loop.hpp"
 #include "server/tcp_bind.hpp"
 
 #include <boost/asio/local/connect_pair.hpp>
@@ -260,16 +261,20 @@ http_answer answer_request(const http_routes& r, const http::request<http::empty
     const std::string_view host_v(host.data(), host.size());
     const std::string_view origin_v(origin.data(), origin.size());
     if (!allowed_host(host_v, origins)) {
-      return {403, "text/plain",
+      return {403,
+              "text/plain",
               "forbidden: Host '" + std::string(host_v.substr(0, 200)) +
                   "' is not this server (an IP address, localhost, or a host of http_origins)\n",
-              {}, {}};
+              {},
+              {}};
     }
     if (!allowed_origin(origin_v, host_v, origins)) {
-      return {403, "text/plain",
+      return {403,
+              "text/plain",
               "forbidden: pages of origin '" + std::string(origin_v.substr(0, 200)) +
                   "' may not open /ws (config http_origins)\n",
-              {}, {}};
+              {},
+              {}};
     }
     return {http_answer::upgrade, {}, {}, query_value(query, "token"), {}};
   }
@@ -292,20 +297,18 @@ http_answer answer_request(const http_routes& r, const http::request<http::empty
 }
 
 struct http_listener::state : std::enable_shared_from_this<http_listener::state> {
-  state(asio::io_context& ctx, tcp::acceptor a, http_routes r, http_settings s, listen_address b)
-      : io(ctx), acceptor(std::move(a)), routes(std::move(r)), settings(std::move(s)),
-        bound(std::move(b)), backoff(ctx) {}
+  state(asio::io_context& ctx, http_routes r, http_settings s, listen_address b)
+      : io(ctx), routes(std::move(r)), settings(std::move(s)), bound(std::move(b)) {}
 
-  void accept();
+  /// A connection the accept loop took: served, or refused over max_connections.
+  void accepted(tcp::socket socket);
 
   asio::io_context& io;
-  tcp::acceptor acceptor;
   http_routes routes;
   http_settings settings;
   listen_address bound;
-  asio::steady_timer backoff;
   http_stats stats;
-  bool closed = false;
+  std::shared_ptr<accept_loop<tcp::acceptor, tcp::socket>> loop;
 };
 
 namespace {
@@ -475,17 +478,17 @@ private:
       }
     });
     ws_.text(true);
-    ws_.async_write(asio::buffer(down_), [self = shared_from_this()](const error_code& e,
-                                                                     std::size_t) {
-      self->writing_ = false;
-      self->write_timer_.cancel();
-      if (e) {
-        self->shut();
-        return;
-      }
-      self->pump();
-      self->read_hub();
-    });
+    ws_.async_write(asio::buffer(down_),
+                    [self = shared_from_this()](const error_code& e, std::size_t) {
+                      self->writing_ = false;
+                      self->write_timer_.cancel();
+                      if (e) {
+                        self->shut();
+                        return;
+                      }
+                      self->pump();
+                      self->read_hub();
+                    });
   }
 
   void shut() {
@@ -510,8 +513,8 @@ private:
   beast::flat_buffer in_;
   std::string up_;
   std::array<char, 65536> chunk_{};
-  std::string pending_;       ///< hub bytes not yet sent
-  std::size_t scanned_ = 0;   ///< pending_ has no '\n' before this
+  std::string pending_;     ///< hub bytes not yet sent
+  std::size_t scanned_ = 0; ///< pending_ has no '\n' before this
   std::string down_;
   bool accepted_ = false;
   bool reading_hub_ = false;
@@ -531,10 +534,9 @@ public:
     parser_->header_limit(static_cast<std::uint32_t>(slot_.st->settings.header_limit));
     parser_->body_limit(0);
     stream_.expires_after(slot_.st->settings.idle_timeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](const error_code& ec, std::size_t) {
-                       self->on_read(ec);
-                     });
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](const error_code& ec, std::size_t) { self->on_read(ec); });
   }
 
   /// Over the cap: a 503 and close, without reading the request.
@@ -587,8 +589,7 @@ private:
     error_code pe;
     const auto ep = stream_.socket().remote_endpoint(pe);
     peer += pe ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
-    auto bridge =
-        std::make_shared<ws_bridge>(std::move(stream_), std::move(mine), slot_.st);
+    auto bridge = std::make_shared<ws_bridge>(std::move(stream_), std::move(mine), slot_.st);
     slot_.st->routes.observer(std::move(hub_end), std::move(peer));
     bridge->start(req, std::move(token));
   }
@@ -656,37 +657,14 @@ private:
 
 } // namespace
 
-void http_listener::state::accept() {
-  acceptor.async_accept([self = shared_from_this()](const error_code& ec, tcp::socket s) {
-    if (self->closed) {
-      return;
-    }
-    if (ec) {
-      ++self->stats.accept_failures;
-      if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
-          ec == asio::error::no_memory || ec.value() == ENFILE) {
-        // Out of descriptors or memory: retrying at once would spin; wait and try again.
-        self->backoff.expires_after(self->settings.accept_backoff);
-        self->backoff.async_wait([self](const error_code& e) {
-          if (!e && !self->closed) {
-            self->accept();
-          }
-        });
-        return;
-      }
-      self->accept();
-      return;
-    }
-    ++self->stats.accepted;
-    auto session = std::make_shared<http_session>(std::move(s), self);
-    if (self->stats.open > self->settings.max_connections) {
-      ++self->stats.refused;
-      session->refuse();
-    } else {
-      session->start();
-    }
-    self->accept();
-  });
+void http_listener::state::accepted(tcp::socket socket) {
+  auto session = std::make_shared<http_session>(std::move(socket), shared_from_this());
+  if (stats.open > settings.max_connections) {
+    ++stats.refused;
+    session->refuse();
+  } else {
+    session->start();
+  }
 }
 
 core::result<std::unique_ptr<http_listener>, std::string>
@@ -701,16 +679,24 @@ http_listener::open(asio::io_context& io, const listen_address& address, http_ro
   bound.port = acceptor.local_endpoint().port();
   if (routes.assets && !routes.files) {
     // docs/guide/viewer.md: the viewer's files are read once, here; requests share them.
-    routes.files = std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(
-        load_assets(*routes.assets));
+    routes.files =
+        std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(
+            load_assets(*routes.assets));
   }
-  if (!routes.assets && routes.no_viewer.empty() && (routes.observer || !routes.documents.empty())) {
+  if (!routes.assets && routes.no_viewer.empty() &&
+      (routes.observer || !routes.documents.empty())) {
     // A listener for the viewer's page without the page: `/` says why (serve --http).
     routes.no_viewer = viewer_missing_message(viewer_search_path());
   }
-  auto s = std::make_shared<state>(io, std::move(acceptor), std::move(routes), std::move(settings),
-                                   bound);
-  s->accept();
+  auto s = std::make_shared<state>(io, std::move(routes), std::move(settings), bound);
+  s->loop = accept_loop<tcp::acceptor, tcp::socket>::start(
+      io, std::move(acceptor),
+      [weak = std::weak_ptr<state>(s)](tcp::socket socket) {
+        if (const auto self = weak.lock()) {
+          self->accepted(std::move(socket));
+        }
+      },
+      s->settings.accept_backoff);
   return std::unique_ptr<http_listener>(new http_listener(std::move(s)));
 }
 
@@ -725,16 +711,14 @@ listen_address http_listener::bound() const {
 }
 
 http_stats http_listener::stats() const {
-  return state_->stats;
+  http_stats out = state_->stats;
+  out.accepted = state_->loop->counted().accepted;
+  out.accept_failures = state_->loop->counted().failures;
+  return out;
 }
 
 void http_listener::close() {
-  if (!state_->closed) {
-    state_->closed = true;
-    error_code ignored;
-    state_->acceptor.close(ignored);
-    state_->backoff.cancel();
-  }
+  state_->loop->close();
 }
 
 std::vector<std::filesystem::path> viewer_search_path() {

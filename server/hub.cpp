@@ -53,10 +53,10 @@ bool constant_time_equal(std::string_view a, std::string_view b) noexcept {
   return diff == 0;
 }
 
-hub::hub(asio::io_context& io, hub_settings settings, protocol::sim_host& host, host_extras extras,
-         server::metrics& m, recorder* rec)
-    : io_(io), settings_(std::move(settings)), host_(host), extras_(std::move(extras)), metrics_(m),
-      rec_(rec), timer_(io), stop_timer_(io) {
+hub::hub(asio::io_context& io, hub_settings settings, protocol::sim_host& host, server::metrics& m,
+         recorder* rec)
+    : io_(io), settings_(std::move(settings)), host_(host), metrics_(m), rec_(rec), timer_(io),
+      stop_timer_(io) {
   conn_limits_.max_line_bytes = static_cast<std::size_t>(settings_.limits.max_line_bytes);
   conn_limits_.max_inbound_messages =
       static_cast<std::size_t>(settings_.limits.max_inbound_messages);
@@ -473,8 +473,10 @@ void hub::handle_request(client& cl, const std::string& line) {
     std::visit(
         [&](const auto& i) {
           using T = std::decay_t<decltype(i)>;
-          if constexpr (std::is_same_v<T, api::player_join> || std::is_same_v<T, api::player_update> ||
-                        std::is_same_v<T, api::player_event> || std::is_same_v<T, api::player_leave>) {
+          if constexpr (std::is_same_v<T, api::player_join> ||
+                        std::is_same_v<T, api::player_update> ||
+                        std::is_same_v<T, api::player_event> ||
+                        std::is_same_v<T, api::player_leave>) {
             player = &i.player;
           }
         },
@@ -485,8 +487,9 @@ void hub::handle_request(client& cl, const std::string& line) {
       if (o != clients_.end() && o->second.internal && o->first != cl.id) {
         send_error(cl, r.id,
                    api::error{api::error_code::forbidden,
-                              "player '" + *player + "' is a gate's player: its state comes from "
-                              "its Minecraft connection (gate.md §9)",
+                              "player '" + *player +
+                                  "' is a gate's player: its state comes from "
+                                  "its Minecraft connection (gate.md §9)",
                               "$.player", std::nullopt});
         return;
       }
@@ -530,7 +533,7 @@ void hub::disconnect(client& cl, close_reason why) {
 }
 
 std::uint64_t hub::attach_internal(std::string name,
-                                  std::function<void(std::string_view)> on_line) {
+                                   std::function<void(std::string_view)> on_line) {
   const std::uint64_t id = ++next_id_;
   client cl;
   cl.id = id;
@@ -627,10 +630,11 @@ void hub::run_tick() {
   const bool wanted = packets_wanted();
   host_.want_packets(wanted);
   metrics_.render_unbuilt_ticks_total += wanted ? 0 : 1;
-  const api::frame& f = host_.step();
-  const bool has_events = !f.events.empty();
-  const protocol::frame_packets packets = host_.packets();
-  encoder_.begin(f, packets);
+  const protocol::tick_output& t = host_.step();
+  const api::frame& f = *t.frame;
+  const bool has_events = t.has_events();
+  const protocol::frame_packets& packets = t.packets;
+  encoder_.begin(t);
   if (has_events) {
     ++metrics_.frames_total;
   }
@@ -673,7 +677,7 @@ void hub::run_tick() {
         if (!snapshot) {
           snapshot = host_.packet_snapshot();
         }
-        send_with_snapshot(cl, f, packets, *snapshot);
+        send_with_snapshot(cl, t, *snapshot);
         continue;
       }
     }
@@ -692,7 +696,7 @@ void hub::run_tick() {
     note(*conn, conn->send_frame(line, cl.sub->lossy));
   }
   if (on_tick_) {
-    on_tick_(f, packets);
+    on_tick_(t);
   }
   if (rec_ != nullptr) {
     rec_->flush();
@@ -706,8 +710,9 @@ void hub::run_tick() {
   metrics_.memos = {playback::decomposition_memo_stats(), protocol::transform_text_memo_stats()};
 }
 
-void hub::send_with_snapshot(client& cl, const api::frame& f, const protocol::frame_packets& shared,
+void hub::send_with_snapshot(client& cl, const protocol::tick_output& t,
                              const protocol::frame_packets& snapshot) {
+  const protocol::frame_packets& shared = t.packets;
   // This tick's entries, then the snapshot (render.md §4 rule 6), encoded for this connection
   // alone: the shared encoder's lines stay what every other subscriber gets.
   render::render_output merged;
@@ -718,10 +723,12 @@ void hub::send_with_snapshot(client& cl, const api::frame& f, const protocol::fr
     merged.append(*snapshot.output);
   }
   protocol::frame_encoder own;
-  own.begin(f, protocol::frame_packets{&merged, snapshot.names});
+  protocol::tick_output with_snapshot = t;
+  with_snapshot.packets = protocol::frame_packets{&merged, snapshot.names};
+  own.begin(with_snapshot);
   const auto encoded = own.encode(cl.sub->filter);
   cl.snapshot_pending = false;
-  cl.last_snapshot = f.tick;
+  cl.last_snapshot = t.tick();
   ++metrics_.render_snapshots_total;
   if (encoded->event_count == 0 && encoded->packet_count == 0 && !cl.sub->empty_frames) {
     return; // no viewer and nothing happened: nothing to bring up to date
@@ -869,9 +876,7 @@ void hub::stop(std::function<void()> done) {
   drain();
   stopping_ = true;
   stop_done_ = std::move(done);
-  if (extras_.shutdown) {
-    extras_.shutdown();
-  }
+  host_.shutdown();
   if (rec_ != nullptr) {
     rec_->disconnect(host_.tick(), server_conn);
   }
@@ -921,9 +926,10 @@ std::size_t hub::queued_outbound_bytes() const noexcept {
 }
 
 std::string hub::render_metrics() {
-  if (extras_.gauges) {
-    extras_.gauges(metrics_);
-  }
+  const protocol::sim_host::gauges g = host_.gauge();
+  metrics_.sessions = g.sessions;
+  metrics_.players = g.players;
+  metrics_.displays = g.displays;
   metrics_.emotes = host_.emote_count();
   metrics_.recording_failed = rec_ == nullptr ? -1 : static_cast<std::int64_t>(rec_->failed());
   std::uint64_t in = closed_bytes_in_;

@@ -44,14 +44,6 @@ using protocol::clock_mode;
 using protocol::limits_config;
 using protocol::listen_address;
 
-/// What the server needs of the simulation beyond protocol::sim_host.
-struct host_extras {
-  /// Stop every playback with SERVER_STOPPING (the records go to the next frame).
-  std::function<void()> shutdown;
-  /// Fill the simulation gauges (sessions, players, displays, emotes).
-  std::function<void(server::metrics&)> gauges;
-};
-
 struct hub_settings {
   clock_mode clock = clock_mode::realtime;
   std::int32_t tps = 20;
@@ -81,7 +73,7 @@ bool constant_time_equal(std::string_view a, std::string_view b) noexcept;
 class hub final : public connection_handler {
 public:
   hub(boost::asio::io_context& io, hub_settings settings, protocol::sim_host& host,
-      host_extras extras, server::metrics& metrics, recorder* rec);
+      server::metrics& metrics, recorder* rec);
   ~hub();
   hub(const hub&) = delete;
   hub& operator=(const hub&) = delete;
@@ -113,9 +105,9 @@ public:
   // player.* ops (error forbidden, gate.md §9).
   std::uint64_t attach_internal(std::string name, std::function<void(std::string_view)> on_line);
   void internal_line(std::uint64_t id, std::string line);
-  /// Called after every tick with its frame and packets (the gate writes them to its players);
+  /// Called after every tick with what it produced (the gate writes its packets to its players);
   /// `wants_packets` says before each tick whether it will read them (render.md §6; none: yes).
-  void on_tick(std::function<void(const api::frame&, const protocol::frame_packets&)> f,
+  void on_tick(std::function<void(const protocol::tick_output&)> f,
                std::function<bool()> wants_packets = {}) {
     on_tick_ = std::move(f);
     on_tick_wants_ = std::move(wants_packets);
@@ -172,7 +164,7 @@ private:
   void on_timer();
   void run_tick();
   /// This tick's frame for `cl` with its snapshot after the tick's entries (render.md §4 rule 6).
-  void send_with_snapshot(client& cl, const api::frame& f, const protocol::frame_packets& shared,
+  void send_with_snapshot(client& cl, const protocol::tick_output& t,
                           const protocol::frame_packets& snapshot);
   /// render.md §4 rule 6: at most one snapshot per connection per this many ticks.
   static constexpr api::tick_number snapshot_window = 20;
@@ -200,7 +192,6 @@ private:
   boost::asio::io_context& io_;
   hub_settings settings_;
   protocol::sim_host& host_;
-  host_extras extras_;
   server::metrics& metrics_;
   recorder* rec_;
   connection_limits conn_limits_;
@@ -230,10 +221,10 @@ private:
 
   login_throttle logins_; ///< protocol.md §2: failed logins per peer address and role
   std::map<std::string, std::int64_t> pending_by_address_; ///< protocol.md §2
-  log_limit refusals_;    ///< protocol.md §2: refused connections' log lines per address
-  log_limit failures_;    ///< protocol.md §3: `internal` and `molang_error` lines per op and code
+  log_limit refusals_; ///< protocol.md §2: refused connections' log lines per address
+  log_limit failures_; ///< protocol.md §3: `internal` and `molang_error` lines per op and code
 
-  std::function<void(const api::frame&, const protocol::frame_packets&)> on_tick_;
+  std::function<void(const protocol::tick_output&)> on_tick_;
   std::function<bool()> on_tick_wants_;
 
   std::uint64_t closed_bytes_in_ = 0;

@@ -1,10 +1,10 @@
 #include "server/listener.hpp"
 
+#include "server/accept_loop.hpp"
 #include "server/tcp_bind.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include <cstring>
 #include <filesystem>
@@ -20,93 +20,63 @@ using core::failure;
 
 namespace {
 
-// Accept loop shared by both kinds: accepts into a generic socket, retries after a short pause
-// when accepting fails (e.g. out of file descriptors) instead of spinning. The state lives in a
-// shared object that pending handlers keep alive, so destroying the listener at any time is safe.
-template <class Acceptor>
-struct accept_state : std::enable_shared_from_this<accept_state<Acceptor>> {
-  accept_state(asio::io_context& ctx, Acceptor a, listen_address b, listener::accept_fn fn)
-      : io(ctx), acceptor(std::move(a)), bound(std::move(b)), on_accept(std::move(fn)), retry(ctx) {
+/// The printable peer of an accepted socket; TCP sockets get TCP_NODELAY (frames and replies are
+/// small, latency-sensitive writes).
+std::string prepare_peer(connection::socket_type& socket, const listen_address& bound) {
+  if (bound.type != listen_address::kind::tcp) {
+    return "unix:" + bound.path;
   }
-
-  asio::io_context& io;
-  Acceptor acceptor;
-  listen_address bound;
-  listener::accept_fn on_accept;
-  asio::steady_timer retry;
-  bool closed = false;
-
-  void accept() {
-    if (closed) {
-      return;
-    }
-    auto peer = std::make_shared<connection::socket_type>(io);
-    acceptor.async_accept(
-        *peer, [self = this->shared_from_this(), peer](const boost::system::error_code& ec) {
-          self->on_accepted(ec, std::move(*peer));
-        });
+  std::string peer;
+  boost::system::error_code pe;
+  const auto ep = socket.remote_endpoint(pe);
+  if (!pe && ep.size() <= sizeof(asio::ip::tcp::endpoint)) {
+    asio::ip::tcp::endpoint tcp_ep;
+    std::memcpy(tcp_ep.data(), ep.data(), ep.size());
+    tcp_ep.resize(ep.size());
+    peer = tcp_ep.address().to_string() + ":" + std::to_string(tcp_ep.port());
   }
+  socket.set_option(asio::detail::socket_option::boolean<IPPROTO_TCP, TCP_NODELAY>(true), pe);
+  return peer;
+}
 
-  void on_accepted(const boost::system::error_code& ec, connection::socket_type socket) {
-    if (closed) {
-      return;
-    }
-    if (ec) {
-      retry.expires_after(std::chrono::milliseconds(100));
-      retry.async_wait([self = this->shared_from_this()](const boost::system::error_code& e) {
-        if (!e) {
-          self->accept();
-        }
-      });
-      return;
-    }
-    std::string peer;
-    boost::system::error_code pe;
-    if (bound.type == listen_address::kind::tcp) {
-      const auto ep = socket.remote_endpoint(pe);
-      if (!pe && ep.size() <= sizeof(asio::ip::tcp::endpoint)) {
-        asio::ip::tcp::endpoint tcp_ep;
-        std::memcpy(tcp_ep.data(), ep.data(), ep.size());
-        tcp_ep.resize(ep.size());
-        peer = tcp_ep.address().to_string() + ":" + std::to_string(tcp_ep.port());
-      }
-      // Frames and replies are small, latency-sensitive writes.
-      socket.set_option(asio::detail::socket_option::boolean<IPPROTO_TCP, TCP_NODELAY>(true), pe);
-    } else {
-      peer = "unix:" + bound.path;
-    }
-    on_accept(std::move(socket), std::move(peer));
-    accept();
-  }
+/// How long the accept loop waits after a failure for want of descriptors.
+constexpr std::chrono::milliseconds accept_backoff{100};
 
-  void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    boost::system::error_code ignored;
-    acceptor.close(ignored);
-    retry.cancel();
-    if (bound.type == listen_address::kind::unix_socket) {
-      std::error_code e;
-      std::filesystem::remove(bound.path, e);
-    }
-  }
-};
-
+/// Accepted sockets are generic stream sockets, whichever kind of address was bound.
 template <class Acceptor>
 class basic_listener final : public listener {
 public:
-  explicit basic_listener(std::shared_ptr<accept_state<Acceptor>> state)
-      : state_(std::move(state)) {
-    state_->accept();
+  using loop_type = accept_loop<Acceptor, connection::socket_type>;
+
+  basic_listener(asio::io_context& io, Acceptor acceptor, listen_address bound,
+                 listener::accept_fn fn)
+      : bound_(std::move(bound)),
+        loop_(loop_type::start(
+            io, std::move(acceptor),
+            [b = bound_, fn = std::move(fn)](connection::socket_type socket) {
+              std::string peer = prepare_peer(socket, b);
+              fn(std::move(socket), std::move(peer));
+            },
+            accept_backoff)) {}
+  ~basic_listener() override { basic_listener::close(); }
+  basic_listener(const basic_listener&) = delete;
+  basic_listener& operator=(const basic_listener&) = delete;
+
+  [[nodiscard]] listen_address bound() const override { return bound_; }
+  void close() override {
+    if (loop_->closed()) {
+      return;
+    }
+    loop_->close();
+    if (bound_.type == listen_address::kind::unix_socket) {
+      std::error_code e;
+      std::filesystem::remove(bound_.path, e);
+    }
   }
-  ~basic_listener() override { state_->close(); }
-  [[nodiscard]] listen_address bound() const override { return state_->bound; }
-  void close() override { state_->close(); }
 
 private:
-  std::shared_ptr<accept_state<Acceptor>> state_;
+  listen_address bound_;
+  std::shared_ptr<loop_type> loop_;
 };
 
 core::result<std::unique_ptr<listener>, std::string>
@@ -118,10 +88,8 @@ open_tcp(asio::io_context& io, const listen_address& address, listener::accept_f
   asio::ip::tcp::acceptor acceptor = std::move(bound_acceptor).value();
   listen_address bound = address;
   bound.port = acceptor.local_endpoint().port();
-  using acceptor_type = asio::ip::tcp::acceptor;
-  return std::unique_ptr<listener>(
-      std::make_unique<basic_listener<acceptor_type>>(std::make_shared<accept_state<acceptor_type>>(
-          io, std::move(acceptor), bound, std::move(fn))));
+  return std::unique_ptr<listener>(std::make_unique<basic_listener<asio::ip::tcp::acceptor>>(
+      io, std::move(acceptor), bound, std::move(fn)));
 }
 
 core::result<std::unique_ptr<listener>, std::string>
@@ -153,8 +121,7 @@ open_unix(asio::io_context& io, const listen_address& address, listener::accept_
     return failure{"cannot listen on " + address.text() + ": " + ec.message()};
   }
   return std::unique_ptr<listener>(std::make_unique<basic_listener<proto::acceptor>>(
-      std::make_shared<accept_state<proto::acceptor>>(io, std::move(acceptor), address,
-                                                      std::move(fn))));
+      io, std::move(acceptor), address, std::move(fn)));
 }
 
 } // namespace

@@ -63,8 +63,7 @@ std::optional<std::string> reply_expectation(const protocol::converted_reply& re
     o.raw(R"(,"ok":true)");
     for (const auto& m : doc.GetObject()) {
       const std::string_view name = json::string_of(m.name);
-      if (name == "op" || name == "id" || name == "tick" || name == "ok" ||
-          numbering_field(name)) {
+      if (name == "op" || name == "id" || name == "tick" || name == "ok" || numbering_field(name)) {
         continue;
       }
       if (m.value.IsObject() && name == "unmatched") {
@@ -160,7 +159,6 @@ std::string count_expectation(std::string_view prefix, std::int64_t n,
 core::result<std::string, std::string> recorded_expectations(const protocol::recording& r,
                                                              const protocol::converted_recording& c,
                                                              protocol::sim_host& host,
-                                                             const std::function<void()>& shutdown,
                                                              expect_level level) {
   if (level == expect_level::none) {
     return std::string("[]");
@@ -185,28 +183,27 @@ core::result<std::string, std::string> recorded_expectations(const protocol::rec
   }
   std::int64_t playbacks = 0;
   std::int64_t partners = 0;
-  const auto replayed =
-      replay_recording(r, host, shutdown, [&](std::int64_t tick, const std::string& line) {
-        rapidjson::Document doc;
-        if (parse_wire(line, doc) || !doc.IsObject()) {
-          return;
-        }
-        const auto* events = find_member(doc, "events");
-        if (events == nullptr || !events->IsArray()) {
-          return;
-        }
-        if (stopped && tick >= *stopped) {
-          return;
-        }
-        for (const auto& ev : events->GetArray()) {
-          const auto* type = ev.IsObject() ? find_member(ev, "type") : nullptr;
-          if (type == nullptr || !type->IsString() || !lifecycle_event(json::string_of(*type))) {
-            continue;
-          }
-          ++(json::string_of(*type).starts_with("playback.") ? playbacks : partners);
-          items.push_back({tick, 1, event_expectation(ev, json::string_of(*type), tick)});
-        }
-      });
+  const auto replayed = replay_recording(r, host, [&](std::int64_t tick, const std::string& line) {
+    rapidjson::Document doc;
+    if (parse_wire(line, doc) || !doc.IsObject()) {
+      return;
+    }
+    const auto* events = find_member(doc, "events");
+    if (events == nullptr || !events->IsArray()) {
+      return;
+    }
+    if (stopped && tick >= *stopped) {
+      return;
+    }
+    for (const auto& ev : events->GetArray()) {
+      const auto* type = ev.IsObject() ? find_member(ev, "type") : nullptr;
+      if (type == nullptr || !type->IsString() || !lifecycle_event(json::string_of(*type))) {
+        continue;
+      }
+      ++(json::string_of(*type).starts_with("playback.") ? playbacks : partners);
+      items.push_back({tick, 1, event_expectation(ev, json::string_of(*type), tick)});
+    }
+  });
   if (replayed.divergence) {
     return core::failure{"the recording does not replay identically on this build (diverged at "
                          "tick " +

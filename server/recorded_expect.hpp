@@ -36,7 +36,6 @@ enum class expect_level : std::uint8_t { none, lifecycle, all };
 core::result<std::string, std::string> recorded_expectations(const protocol::recording& r,
                                                              const protocol::converted_recording& c,
                                                              protocol::sim_host& host,
-                                                             const std::function<void()>& shutdown,
                                                              expect_level level);
 
 } // namespace emote::server

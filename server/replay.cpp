@@ -58,7 +58,7 @@ std::string describe_event_diff(const std::string& a, const std::string& b, std:
 }
 
 replay_result replay_recording(const protocol::recording& r, protocol::sim_host& host,
-                               const std::function<void()>& shutdown, const frame_sink& on_frame) {
+                               const frame_sink& on_frame) {
   replay_result out;
   std::map<std::int64_t, const protocol::rec_frame*> frames;
   for (const auto& e : r.entries) {
@@ -131,8 +131,9 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
 
   // Run the current tick and compare its frame; false on divergence.
   auto step = [&]() -> bool {
-    const api::frame& f = host.step();
-    encoder.begin(f, host.packets());
+    const protocol::tick_output& t = host.step();
+    const api::frame& f = *t.frame;
+    encoder.begin(t);
     const auto it = frames.find(f.tick);
     auto encoded = [&](const protocol::frame_filter& filter) {
       std::string line = encoder.encode(filter)->line;
@@ -144,10 +145,10 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
     std::string line;
     std::string digest;
     // A recording with frames also holds ticks that had only packets (render.md §6).
-    if (!f.events.empty() || it != frames.end()) {
+    if (t.has_events() || it != frames.end()) {
       line = encoded(protocol::full_filter());
       digest = core::sha256_hex(line);
-      if (on_frame && !f.events.empty()) {
+      if (on_frame && t.has_events()) {
         on_frame(f.tick, line);
       }
     }
@@ -243,9 +244,7 @@ replay_result replay_recording(const protocol::recording& r, protocol::sim_host&
       }
     } else if (const auto* d = std::get_if<protocol::rec_disconnect>(&e)) {
       if (d->conn == static_cast<std::int64_t>(server_conn)) {
-        if (shutdown) {
-          shutdown();
-        }
+        host.shutdown();
       } else {
         (void)disconnect_players(host, owners, static_cast<std::uint64_t>(d->conn));
       }

@@ -60,8 +60,8 @@ struct replay_result {
   std::int64_t states_compared = 0; ///< ticks whose recorded state digest was checked
 };
 
-/// Replay `r` on `host` (fresh, built from the header's seed and config). `shutdown` stops every
-/// playback with SERVER_STOPPING (the server's own disconnect, conn 0).
+/// Replay `r` on `host` (fresh, built from the header's seed and config); the server's own
+/// disconnect (conn 0) is the host's shutdown() (every playback stops with SERVER_STOPPING).
 /// Every recorded state digest is compared with the replayed state's; after the first that
 /// differs the replay goes on (the output may still agree): the next recorded dump describes
 /// the difference (else the last one before it); the replay stops at the first output
@@ -70,7 +70,6 @@ struct replay_result {
 /// matrices, without newline), up to the first divergence.
 using frame_sink = std::function<void(std::int64_t tick, const std::string& line)>;
 replay_result replay_recording(const protocol::recording& r, protocol::sim_host& host,
-                               const std::function<void()>& shutdown,
                                const frame_sink& on_frame = {});
 
 } // namespace emote::server

@@ -364,6 +364,59 @@ TEST_CASE("frame_encoder filters by player: their records and their sessions' ac
   CHECK(enc.encode(bob)->event_count == 1);
 }
 
+// render.md §5.4: the renderer's warnings travel beside the Engine's frame (tick_output) and come
+// last on the wire, filtered like events of their type.
+TEST_CASE("a tick's renderer warnings are encoded after the frame's events") {
+  api::frame f{7,
+               {api::ev_playback_started{1, "bob", "fx:a", api::role::solo},
+                api::ev_player_visibility{"alice", true, true}}};
+  const std::vector<api::ev_render_warning> warnings{
+      api::ev_render_warning{"fx:a", "box", "", 769, "node warning"},
+      api::ev_render_warning{"", "", "bob", 769, "player warning"}};
+  tick_output t(f);
+  t.warnings = warnings;
+  CHECK(t.event_count() == 4);
+
+  // The same bytes as a frame holding the warnings as its last events.
+  api::frame merged = f;
+  merged.events.insert(merged.events.end(), warnings.begin(), warnings.end());
+  std::string expected;
+  encode_frame(expected, merged, false);
+  std::string direct;
+  encode_frame(direct, t, false);
+  CHECK(direct == expected);
+
+  frame_encoder enc;
+  enc.begin(t);
+  CHECK(enc.encode(frame_filter{})->line == expected);
+  CHECK(enc.encode(frame_filter{})->event_count == 4);
+  frame_filter bob;
+  bob.players = {"bob"};
+  const auto for_bob = enc.encode(bob);
+  CHECK(for_bob->event_count == 2); // started(bob), bob's warning; not the node's
+  CHECK(for_bob->line.find("player warning") != std::string::npos);
+  CHECK(for_bob->line.find("node warning") == std::string::npos);
+  frame_filter no_warnings;
+  no_warnings.types = event_type_mask("playback.") | event_type_mask("player.");
+  CHECK(enc.encode(no_warnings)->event_count == 2);
+  frame_filter only_warnings;
+  only_warnings.types = event_type_mask("render.warning");
+  const auto warned = enc.encode(only_warnings);
+  CHECK(warned->event_count == 2);
+  CHECK(warned->line.rfind(R"({"op":"frame","tick":7,"events":[{"type":"render.warning")", 0) == 0);
+
+  // Warnings alone make a tick with events.
+  api::frame quiet{8, {}};
+  tick_output only(quiet);
+  only.warnings = std::span(warnings).first(1);
+  CHECK(only.has_events());
+  std::string alone;
+  encode_frame(alone, only, false);
+  CHECK(alone == R"({"op":"frame","tick":8,"events":[{"type":"render.warning","emote":"fx:a",)"
+                 R"("node":"box","protocol":769,"message":"node warning"}]})"
+                 "\n");
+}
+
 TEST_CASE("frame_encoder reuses buffers no one holds any more") {
   frame_encoder enc;
   api::frame f{1, {update(1, true)}};
@@ -440,8 +493,8 @@ TEST_CASE("error replies name the op, player and emote; detail is for the develo
   REQUIRE_FALSE(unknown);
   CHECK(unknown.error().subject.op.empty());
   CHECK(unknown.error().subject.player == "bob");
-  const auto too_long = decode_request(R"({"op":"player.leave","player":")" +
-                                       std::string(257, 'x') + R"("})");
+  const auto too_long =
+      decode_request(R"({"op":"player.leave","player":")" + std::string(257, 'x') + R"("})");
   REQUIRE_FALSE(too_long);
   CHECK(too_long.error().subject.op == "player.leave");
   CHECK(too_long.error().subject.player.empty());
@@ -501,13 +554,20 @@ TEST_CASE("error replies carry path, remaining_ticks and supported versions") {
 TEST_CASE("welcome and bye") {
   std::string s;
   encode_welcome(s, welcome_info{"0.1.0", 42, 20, true, false, 12, {}});
-  CHECK(
-      s.starts_with(R"({"op":"welcome","protocol":1,"server":"emote-sim/0.1.0","tick":42,"tps":20,"clock":"manual","role":"controller","emotes":12,"minecraft":{"767":{"version":"1.21.1","packets":{"bundle_delimiter":0,)"));
-  CHECK(s.ends_with(R"("player_flags_index":0}}})" "\n"));
+  CHECK(s.starts_with(
+      R"({"op":"welcome","protocol":1,"server":"emote-sim/0.1.0","tick":42,"tps":20,"clock":"manual","role":"controller","emotes":12,"minecraft":{"767":{"version":"1.21.1","packets":{"bundle_delimiter":0,)"));
+  CHECK(s.ends_with(R"("player_flags_index":0}}})"
+                    "\n"));
   // The packet ids per supported version (protocol.md §2), as minecraft-data 3.119.0 numbers them:
   // 1.21.4 has no entity_teleport in render's sense (render/tables.hpp) and so does not list it.
-  CHECK(s.find(R"("769":{"version":"1.21.4","packets":{"bundle_delimiter":0,"spawn_entity":1,"entity_metadata":93,"entity_destroy":71,"sync_entity_position":32,"entity_look":50,"entity_equipment":96},"byte_serializer":0,"player_flags_index":0})") != std::string::npos);
-  CHECK(s.find(R"("775":{"version":"26.1","packets":{"bundle_delimiter":0,"spawn_entity":1,"entity_metadata":99,"entity_destroy":77,"sync_entity_position":35,"entity_look":56,"entity_equipment":102},"byte_serializer":0,"player_flags_index":0}})") != std::string::npos);
+  CHECK(
+      s.find(
+          R"("769":{"version":"1.21.4","packets":{"bundle_delimiter":0,"spawn_entity":1,"entity_metadata":93,"entity_destroy":71,"sync_entity_position":32,"entity_look":50,"entity_equipment":96},"byte_serializer":0,"player_flags_index":0})") !=
+      std::string::npos);
+  CHECK(
+      s.find(
+          R"("775":{"version":"26.1","packets":{"bundle_delimiter":0,"spawn_entity":1,"entity_metadata":99,"entity_destroy":77,"sync_entity_position":35,"entity_look":56,"entity_equipment":102},"byte_serializer":0,"player_flags_index":0}})") !=
+      std::string::npos);
   {
     rapidjson::Document d;
     REQUIRE_FALSE(d.Parse(s.data(), s.size() - 1).HasParseError());
@@ -540,9 +600,16 @@ TEST_CASE("welcome and bye") {
 
 TEST_CASE("query results") {
   sim::state_snapshot st;
-  st.players = {{"alice", 1, api::role::initiator, false, "minecraft:overworld", {0.5, 64, -3}, 90,
-                 "Alice_MC"},
-                {"bob", std::nullopt, std::nullopt, true, "minecraft:the_nether", {1, 2, 3.25}, -45.5F}};
+  st.players = {
+      {"alice",
+       1,
+       api::role::initiator,
+       false,
+       "minecraft:overworld",
+       {0.5, 64, -3},
+       90,
+       "Alice_MC"},
+      {"bob", std::nullopt, std::nullopt, true, "minecraft:the_nether", {1, 2, 3.25}, -45.5F}};
   st.sessions = {{1, "fx:handshake", "OFFERING", 4, "alice", std::nullopt}};
   st.cooldowns = {{"alice", "fx:handshake", "cooldown", 96}};
   std::string s;
@@ -652,7 +719,9 @@ TEST_CASE("packets with audiences: each recipient list once, entries by index (r
   api::frame f;
   f.tick = 3;
   frame_encoder enc;
-  enc.begin(f, p);
+  tick_output t(f);
+  t.packets = p;
+  enc.begin(t);
   frame_filter plain;
   plain.packets = true;
   frame_filter named = plain;

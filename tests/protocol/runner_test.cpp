@@ -69,7 +69,7 @@ public:
     return r;
   }
 
-  const api::frame& step() override {
+  const tick_output& step() override {
     frame_.tick = tick_;
     frame_.events.clear();
     if (auto it = pending_.find(tick_); it != pending_.end()) {
@@ -77,7 +77,8 @@ public:
       pending_.erase(it);
     }
     ++tick_;
-    return frame_;
+    out_ = frame_;
+    return out_;
   }
 
   sim::state_snapshot state(const sim::state_query& q) const override {
@@ -107,7 +108,6 @@ public:
   }
   std::vector<render::display_info> displays() const override { return {}; }
   std::int64_t render_resync(const render_resync_request&) override { return 0; }
-  frame_packets packets() const override { return {}; }
 
 private:
   api::tick_number tick_ = 0;
@@ -116,6 +116,7 @@ private:
   std::map<std::string, std::int64_t> ready_;
   std::map<api::tick_number, std::vector<api::event>> pending_;
   api::frame frame_;
+  tick_output out_;
 };
 
 host_factory fake_factory() {
@@ -310,9 +311,10 @@ TEST_CASE("a run without expectations passes and runs every tick") {
     explicit counting(int& n) : n_(n) {}
     api::tick_number tick() const override { return n_; }
     api::reply apply(const api::input&) override { return {}; }
-    const api::frame& step() override {
+    const tick_output& step() override {
       f_.tick = n_++;
-      return f_;
+      out_ = f_;
+      return out_;
     }
     sim::state_snapshot state(const sim::state_query&) const override { return {}; }
     std::vector<emote_summary> list() const override { return {}; }
@@ -324,11 +326,11 @@ TEST_CASE("a run without expectations passes and runs every tick") {
     }
     std::vector<render::display_info> displays() const override { return {}; }
     std::int64_t render_resync(const render_resync_request&) override { return 0; }
-    frame_packets packets() const override { return {}; }
 
   private:
     int& n_;
     api::frame f_;
+    tick_output out_;
   };
   host_factory f = [&](const scenario&) -> core::result<std::unique_ptr<sim_host>, std::string> {
     return std::unique_ptr<sim_host>(std::make_unique<counting>(steps));

@@ -4,7 +4,7 @@
 #include "engine_server.hpp"
 #include "process.hpp"
 #include "protocol/recording.hpp"
-#include "server/serve_host.hpp"
+#include "server/replay_setup.hpp"
 
 #include <doctest/doctest.h>
 
@@ -27,14 +27,14 @@ TEST_CASE("replay: a content mismatch lists the files added, removed and changed
   r.header.started = "2026-01-01T00:00:00Z";
 
   // The same files: no complaint.
-  auto same = make_replay_host(r, dir.string(), false);
+  auto same = prepare_replay(r, dir.string(), false);
   REQUIRE_MESSAGE(same.ok(), (same.ok() ? "" : same.error().text));
   CHECK(same->warning.empty());
 
   std::ofstream(dir / "t.wave.json", std::ios::app) << "\n";
   std::filesystem::remove(dir / "t.shake.json");
   std::filesystem::copy_file(dir / "t.cool.json", dir / "t.extra.json");
-  auto refused = make_replay_host(r, dir.string(), false);
+  auto refused = prepare_replay(r, dir.string(), false);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().content_differs);
   const std::string& err = refused.error().text;
@@ -45,13 +45,13 @@ TEST_CASE("replay: a content mismatch lists the files added, removed and changed
                               "t.wave.json"),
                 err); // the hint is the caller's (replay's option; view, shrink have none)
   // Allowed: the same list, as the warning.
-  auto allowed = make_replay_host(r, dir.string(), true);
+  auto allowed = prepare_replay(r, dir.string(), true);
   REQUIRE_MESSAGE(allowed.ok(), (allowed.ok() ? "" : allowed.error().text));
   CHECK(allowed->warning.ends_with("  changed: t.wave.json"));
 
   // A recording made before headers listed the files.
   r.header.content_files.reset();
-  auto old = make_replay_host(r, dir.string(), false);
+  auto old = prepare_replay(r, dir.string(), false);
   REQUIRE_FALSE(old.ok());
   CHECK_MESSAGE(
       old.error().text.ends_with("\n  (content differs; this recording does not list its files)"),

@@ -44,7 +44,8 @@ std::filesystem::path sample_copy(const std::string& name) {
   return dir;
 }
 
-bool any_stop(const api::frame& f) {
+bool any_stop(const protocol::tick_output& t) {
+  const api::frame& f = *t.frame;
   return std::any_of(f.events.begin(), f.events.end(), [](const api::event& e) {
     return std::holds_alternative<api::ev_playback_stopped>(e);
   });

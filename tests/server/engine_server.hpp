@@ -2,10 +2,10 @@
 // The server in process with the real Engine on the test content (tests/data/server/emotes): a
 // manual-clock hub on its own thread, optionally recording, and a client helper. For "[engine]"
 // cases.
+#include "server/engine_host.hpp"
 #include "server/hub.hpp"
 #include "server/line_client.hpp"
 #include "server/recorder.hpp"
-#include "server/serve_host.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/spdlog.h>
@@ -32,12 +32,12 @@ struct engine_server {
                          const std::filesystem::path& emotes = test_emotes(),
                          recorder* rec = nullptr) {
     spdlog::set_level(spdlog::level::off);
-    auto h = make_serve_host(emotes, cfg);
+    auto h = make_engine_host(emotes, cfg);
     REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error()));
     host = std::move(h).value();
     hub_settings s;
     s.clock = clock_mode::manual;
-    server = std::make_unique<hub>(io, s, host->sim(), host->extras(), m, rec);
+    server = std::make_unique<hub>(io, s, *host, m, rec);
     REQUIRE_FALSE(server->listen({*protocol::parse_listen_address("127.0.0.1:0")}));
     guard.emplace(io.get_executor());
     thread = std::thread([this] { io.run(); });
@@ -70,7 +70,7 @@ struct engine_server {
   }
 
   boost::asio::io_context io;
-  std::unique_ptr<serve_host> host;
+  std::unique_ptr<engine_host> host;
   metrics m;
   std::unique_ptr<hub> server;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guard;

@@ -37,8 +37,8 @@ namespace {
 struct http_fixture {
   explicit http_fixture(http_routes routes, http_settings settings = {}) {
     spdlog::set_level(spdlog::level::off);
-    auto l = http_listener::open(io, *parse_listen_address("127.0.0.1:0"), std::move(routes),
-                                 settings);
+    auto l =
+        http_listener::open(io, *parse_listen_address("127.0.0.1:0"), std::move(routes), settings);
     REQUIRE_MESSAGE(l.ok(), (l.ok() ? "" : l.error()));
     listener = std::move(l).value();
     addr = listener->bound();
@@ -112,7 +112,8 @@ TEST_CASE("http: assets, documents, metrics and not found") {
   CHECK(index.back() == "<html>viewer</html>");
   auto js = f.exchange("GET /app.js HTTP/1.1\r\n\r\n");
   CHECK(status_of(js) == "HTTP/1.1 200 OK");
-  CHECK(std::find(js.begin(), js.end(), "Content-Type: text/javascript; charset=utf-8") != js.end());
+  CHECK(std::find(js.begin(), js.end(), "Content-Type: text/javascript; charset=utf-8") !=
+        js.end());
   auto doc = f.exchange("GET /timeline.json HTTP/1.1\r\n\r\n");
   CHECK(doc.back() == R"({"ticks":3})");
   CHECK(f.exchange("GET /metrics HTTP/1.1\r\n\r\n").back() == "emote_sim_ticks_total 1");
@@ -125,7 +126,8 @@ TEST_CASE("http: assets, documents, metrics and not found") {
   CHECK(status_of(f.exchange("GET /%2e%2e/emote_sim_http_secret.txt HTTP/1.1\r\n\r\n")) ==
         "HTTP/1.1 404 Not Found");
   // No observer route: /ws is not found either.
-  CHECK(status_of(f.exchange("GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")) ==
+  CHECK(status_of(
+            f.exchange("GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")) ==
         "HTTP/1.1 404 Not Found");
   auto head = f.exchange("HEAD /index.html HTTP/1.1\r\n\r\n");
   CHECK(status_of(head) == "HTTP/1.1 200 OK");
@@ -222,7 +224,8 @@ TEST_CASE("http: over max_connections the next connection gets 503 and is closed
     std::this_thread::sleep_for(10ms);
   }
   REQUIRE(f.stats().open == 3);
-  CHECK(status_of(f.exchange("GET /metrics HTTP/1.1\r\n\r\n")) == "HTTP/1.1 503 Service Unavailable");
+  CHECK(status_of(f.exchange("GET /metrics HTTP/1.1\r\n\r\n")) ==
+        "HTTP/1.1 503 Service Unavailable");
   CHECK(f.stats().refused == 1);
   held.clear();
   for (int i = 0; i < 200 && f.stats().open > 0; ++i) {
@@ -312,10 +315,7 @@ TEST_CASE("http: /ws is an observer connection of the hub, token checked, read-o
   hub_settings hs;
   hs.clock = clock_mode::manual;
   hs.auth.observer_token = "see";
-  host_extras x;
-  x.shutdown = [&] { host.shutdown(); };
-  x.gauges = [](metrics&) {};
-  auto server = std::make_unique<hub>(io, hs, host, x, m, nullptr);
+  auto server = std::make_unique<hub>(io, hs, host, m, nullptr);
   REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
   const auto line_addr = server->bound()[0];
   http_routes r;
@@ -351,7 +351,8 @@ TEST_CASE("http: /ws is an observer connection of the hub, token checked, read-o
   CHECK(welcome.find(R"("op":"welcome")") != std::string::npos);
   CHECK(welcome.find(R"("role":"observer")") != std::string::npos);
   ws->text(true);
-  ws->write(asio::buffer(std::string(R"({"op":"player.join","id":1,"player":"x","position":[0,0,0]})")));
+  ws->write(
+      asio::buffer(std::string(R"({"op":"player.join","id":1,"player":"x","position":[0,0,0]})")));
   CHECK(ws_read(*ws).find(R"("code":"forbidden")") != std::string::npos);
   ws->write(asio::buffer(std::string(R"({"op":"subscribe","id":2})")));
   CHECK(ws_read(*ws).find(R"("id":2,)") != std::string::npos);
@@ -386,10 +387,7 @@ using ws_client = beast::websocket::stream<asio::ip::tcp::socket>;
 struct ws_fixture {
   explicit ws_fixture(http_settings settings = {}, hub_settings hs = manual_hub()) {
     spdlog::set_level(spdlog::level::off);
-    host_extras x;
-    x.shutdown = [this] { host.shutdown(); };
-    x.gauges = [](metrics&) {};
-    server = std::make_unique<hub>(io, hs, host, x, m, nullptr);
+    server = std::make_unique<hub>(io, hs, host, m, nullptr);
     REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
     line_addr = server->bound()[0];
     http_routes r;
@@ -427,8 +425,8 @@ struct ws_fixture {
                                   boost::system::error_code& ec) {
     auto ws = std::make_unique<ws_client>(cio);
     ws->next_layer().connect({asio::ip::make_address("127.0.0.1"), http_addr.port});
-    ws->set_option(beast::websocket::stream_base::decorator(
-        [origin](beast::websocket::request_type& req) {
+    ws->set_option(
+        beast::websocket::stream_base::decorator([origin](beast::websocket::request_type& req) {
           if (!origin.empty()) {
             req.set(beast::http::field::origin, origin);
           }
@@ -473,15 +471,15 @@ TEST_CASE("http: /ws refuses other origins and foreign Host names") {
     bool allowed;
   };
   const std::vector<attempt> attempts = {
-      {self, "", true},                                     // not a browser
-      {self, "http://" + self, true},                       // the listener's own page
+      {self, "", true},               // not a browser
+      {self, "http://" + self, true}, // the listener's own page
       {"localhost:" + f.port(), "http://localhost:" + f.port(), true},
-      {self, "https://viewer.example.com", true},           // configured
+      {self, "https://viewer.example.com", true}, // configured
       {"viewer.example.com", "https://viewer.example.com", true},
-      {self, "http://evil.example", false},                 // another site's page
-      {self, "null", false},                                // a sandboxed page
-      {self, "http://127.0.0.1:1", false},                  // another port is another origin
-      {"evil.example:" + f.port(), "", false},              // DNS rebinding
+      {self, "http://evil.example", false},    // another site's page
+      {self, "null", false},                   // a sandboxed page
+      {self, "http://127.0.0.1:1", false},     // another port is another origin
+      {"evil.example:" + f.port(), "", false}, // DNS rebinding
       {"evil.example:" + f.port(), "http://evil.example:" + f.port(), false},
   };
   for (const auto& a : attempts) {
@@ -574,7 +572,8 @@ TEST_CASE("http: the viewer folder's hidden files and symlinks are refused; file
   std::filesystem::create_directories(dir / "js");
   std::ofstream(dir / "js" / "app.js") << "let x = 1;\n";
   std::ofstream(dir.parent_path() / "emote_sim_http_outside.txt") << "outside\n";
-  std::filesystem::create_symlink(dir.parent_path() / "emote_sim_http_outside.txt", dir / "link.js");
+  std::filesystem::create_symlink(dir.parent_path() / "emote_sim_http_outside.txt",
+                                  dir / "link.js");
   std::filesystem::create_directory_symlink(dir.parent_path(), dir / "up");
   const auto files = load_assets(dir);
   std::vector<std::string> names;
@@ -592,7 +591,8 @@ TEST_CASE("http: the viewer folder's hidden files and symlinks are refused; file
   }
   CHECK(f.exchange("GET /js/app.js HTTP/1.1\r\n\r\n").back() == "let x = 1;");
   // Two answers share one buffer.
-  r.files = std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(files);
+  r.files =
+      std::make_shared<const std::map<std::string, std::shared_ptr<const std::string>>>(files);
   beast::http::request<beast::http::empty_body> req(beast::http::verb::get, "/js/app.js", 11);
   const auto a = answer_request(r, req);
   const auto b = answer_request(r, req);

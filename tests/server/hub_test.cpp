@@ -82,13 +82,7 @@ emote::protocol::recording_header recording_header_for_test(std::int64_t seed) {
 struct server_fixture {
   explicit server_fixture(hub_settings s = {}, recorder* rec = nullptr) : settings(std::move(s)) {
     spdlog::set_level(spdlog::level::off);
-    host_extras x;
-    x.shutdown = [this] { host.shutdown(); };
-    x.gauges = [this](metrics& g) {
-      g.players = static_cast<std::int64_t>(host.player_count());
-      g.sessions = static_cast<std::int64_t>(host.session_count());
-    };
-    server = std::make_unique<hub>(io, settings, host, x, m, rec);
+    server = std::make_unique<hub>(io, settings, host, m, rec);
     unix_addr = *parse_listen_address("unix:" + temp_path("sock").string());
     auto err = server->listen({*parse_listen_address("127.0.0.1:0"), unix_addr});
     REQUIRE_MESSAGE(!err, (err ? *err : ""));

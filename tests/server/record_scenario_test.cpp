@@ -76,10 +76,9 @@ std::string generated(const recording& r, expect_level level) {
   REQUIRE(c.ok());
   emote::sim::engine_config cfg;
   cfg.seed = r.header.seed;
-  auto host = make_serve_host(test_emotes(), cfg);
+  auto host = make_engine_host(test_emotes(), cfg);
   REQUIRE(host.ok());
-  auto expect =
-      recorded_expectations(r, *c, host.value()->sim(), host.value()->extras().shutdown, level);
+  auto expect = recorded_expectations(r, *c, *host.value(), level);
   REQUIRE_MESSAGE(expect.ok(), (expect.ok() ? "" : expect.error()));
   c->text.expect_json = *expect;
   return write_scenario(c->text);

@@ -52,9 +52,7 @@ struct live_server {
     spdlog::set_level(spdlog::level::off);
     hub_settings s;
     s.clock = clock_mode::manual;
-    host_extras x;
-    x.shutdown = [this] { host.shutdown(); };
-    server = std::make_unique<hub>(io, s, host, x, m, rec);
+    server = std::make_unique<hub>(io, s, host, m, rec);
     REQUIRE_FALSE(server->listen({*parse_listen_address("127.0.0.1:0")}));
     addr = server->bound()[0];
     guard.emplace(io.get_executor());
@@ -131,7 +129,7 @@ replay_result replay_text(const std::string& text) {
   auto r = emote::protocol::parse_recording(text);
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error()));
   synthetic_host fresh;
-  return replay_recording(*r, fresh, [&] { fresh.shutdown(); });
+  return replay_recording(*r, fresh);
 }
 
 } // namespace
@@ -254,7 +252,7 @@ TEST_CASE("bot: refuses a realtime server and reports unmet expectations") {
   asio::io_context io;
   synthetic_host host;
   metrics m;
-  hub realtime(io, hub_settings{}, host, host_extras{}, m, nullptr);
+  hub realtime(io, hub_settings{}, host, m, nullptr);
   REQUIRE_FALSE(realtime.listen({*parse_listen_address("127.0.0.1:0")}));
   realtime.start();
   std::thread t([&] { io.run_for(3s); });

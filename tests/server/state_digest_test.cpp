@@ -57,9 +57,9 @@ recording record_cooldown_session(std::string* text = nullptr) {
 }
 
 replay_result replay_with(const recording& r, emote::sim::engine_config cfg) {
-  auto h = make_serve_host(test_emotes(), cfg);
+  auto h = make_engine_host(test_emotes(), cfg);
   REQUIRE(h.ok());
-  return replay_recording(r, h.value()->sim(), {});
+  return replay_recording(r, *h.value());
 }
 
 } // namespace

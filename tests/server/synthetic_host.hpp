@@ -101,7 +101,7 @@ public:
     return r;
   }
 
-  const api::frame& step() override {
+  const protocol::tick_output& step() override {
     if (step_delay.count() > 0) {
       std::this_thread::sleep_for(step_delay);
     }
@@ -138,10 +138,17 @@ public:
     }
     pending_.clear();
     ++tick_;
-    return frame_;
+    out_ = frame_;
+    return out_;
   }
 
-  void shutdown() { stop_all(api::stop_reason::server_stopping); }
+  void shutdown() override { stop_all(api::stop_reason::server_stopping); }
+  [[nodiscard]] gauges gauge() const override {
+    gauges g;
+    g.players = static_cast<std::int64_t>(player_count());
+    g.sessions = static_cast<std::int64_t>(session_count());
+    return g;
+  }
 
   [[nodiscard]] sim::state_snapshot state(const sim::state_query& q) const override {
     const std::optional<std::string>& who = q.player;
@@ -190,7 +197,6 @@ public:
   }
   std::vector<render::display_info> displays() const override { return {}; }
   std::int64_t render_resync(const protocol::render_resync_request&) override { return 0; }
-  protocol::frame_packets packets() const override { return {}; }
 
   [[nodiscard]] std::size_t player_count() const { return players_.size(); }
   [[nodiscard]] std::size_t session_count() const { return sessions_.size(); }
@@ -235,6 +241,7 @@ private:
   std::map<std::string, session> sessions_;
   std::vector<api::event> pending_;
   api::frame frame_;
+  protocol::tick_output out_;
 };
 
 } // namespace emote::server::testing

@@ -1,60 +1,19 @@
-#include "server/serve_host.hpp"
-
-#include "server/content_loader.hpp"
-#include "server/engine_host.hpp"
+#include "server/replay_setup.hpp"
 
 #include "protocol/config.hpp"
 
 namespace emote::server {
 
-namespace {
-
-class engine_serve_host final : public serve_host {
-public:
-  explicit engine_serve_host(std::unique_ptr<engine_host> host) : host_(std::move(host)) {}
-  protocol::sim_host& sim() override { return *host_; }
-  const core::diagnostics& startup_diagnostics() const override {
-    return host_->startup_diagnostics();
-  }
-  host_extras extras() override {
-    host_extras x;
-    x.shutdown = [h = host_.get()] { h->engine().shutdown(); };
-    x.gauges = [h = host_.get()](metrics& m) {
-      m.sessions = static_cast<std::int64_t>(h->engine().session_count());
-      m.players = static_cast<std::int64_t>(h->engine().player_count());
-      m.displays = h->engine().active_displays();
-    };
-    return x;
-  }
-
-private:
-  std::unique_ptr<engine_host> host_;
-};
-
-} // namespace
-
-core::result<std::unique_ptr<serve_host>, std::string>
-make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config,
-                const render::render_config& render) {
-  std::shared_ptr<content_loader> loader = make_content_loader();
-  auto host = engine_host::create(std::move(loader), {emotes}, config, render);
-  if (!host) {
-    return core::failure{std::string("cannot load emotes from '") + emotes.string() +
-                         "': " + host.error()};
-  }
-  return std::unique_ptr<serve_host>(std::make_unique<engine_serve_host>(std::move(host).value()));
-}
-
-core::result<replay_host, replay_host_error>
-make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
-                 bool allow_content_change, bool check_caches) {
+core::result<replay_setup, replay_setup_error>
+prepare_replay(const protocol::recording& rec, const std::optional<std::string>& emotes,
+               bool allow_content_change, bool check_caches) {
   protocol::config_loader loader;
   if (auto err = loader.add_json(rec.header.config_json, "the recording's header", "/")) {
-    return core::failure{replay_host_error{err->text()}};
+    return core::failure{replay_setup_error{err->text()}};
   }
   auto cfg = loader.build();
   if (!cfg) {
-    return core::failure{replay_host_error{cfg.error().text()}};
+    return core::failure{replay_setup_error{cfg.error().text()}};
   }
   cfg->engine.seed = rec.header.seed;
   if (check_caches) {
@@ -63,9 +22,9 @@ make_replay_host(const protocol::recording& rec, const std::optional<std::string
   const std::filesystem::path folder = emotes.value_or(cfg->emotes.string());
   auto now = protocol::read_content_manifest({folder});
   if (!now) {
-    return core::failure{replay_host_error{now.error()}};
+    return core::failure{replay_setup_error{now.error()}};
   }
-  replay_host out;
+  replay_setup out;
   if (now->digest != rec.header.content_digest) {
     // protocol.md §8: name the files that differ, when the header lists them.
     const std::string differs =
@@ -75,13 +34,13 @@ make_replay_host(const protocol::recording& rec, const std::optional<std::string
              ? protocol::describe_content_change(*rec.header.content_files, now->files)
              : "  (" + std::string(protocol::content_files_unlisted) + ")\n");
     if (!allow_content_change) {
-      return core::failure{replay_host_error{differs.substr(0, differs.size() - 1), true}};
+      return core::failure{replay_setup_error{differs.substr(0, differs.size() - 1), true}};
     }
     out.warning = differs.substr(0, differs.size() - 1);
   }
-  auto host = make_serve_host(folder, cfg->engine, cfg->render);
+  auto host = make_engine_host(folder, cfg->engine, cfg->render);
   if (!host) {
-    return core::failure{replay_host_error{host.error()}};
+    return core::failure{replay_setup_error{host.error()}};
   }
   out.host = std::move(host).value();
   out.folder = folder;

@@ -1,43 +1,28 @@
 #pragma once
-// The engine binding of `serve` and `replay`: the real Engine with its content, seen through
-// protocol::sim_host plus the two things only the server needs (shutdown, gauges). This is the
-// only server file that knows the Engine exists; the hub and replay see the interfaces.
+// The engine a recording's server had (protocol.md §8), for `replay`, `view`, `record-to-scenario`
+// and `shrink`: its header's configuration and seed on the content folder, the content checked
+// against the header's digest.
 
 #include "engine/core/result.hpp"
-#include "engine/sim/engine.hpp"
 #include "protocol/recording.hpp"
-#include "protocol/runner.hpp"
-#include "server/hub.hpp"
+#include "server/engine_host.hpp"
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace emote::server {
 
-class serve_host {
-public:
-  virtual ~serve_host() = default;
-  virtual protocol::sim_host& sim() = 0;
-  virtual host_extras extras() = 0;
-  /// The diagnostics of the startup load (its skipped files are logged).
-  [[nodiscard]] virtual const core::diagnostics& startup_diagnostics() const = 0;
-};
-
-/// Load `emotes` and build the Engine. Fails when the folder cannot be read.
-core::result<std::unique_ptr<serve_host>, std::string>
-make_serve_host(const std::filesystem::path& emotes, const sim::engine_config& config,
-                const render::render_config& render = {});
-
-struct replay_host {
-  std::unique_ptr<serve_host> host;
+struct replay_setup {
+  std::unique_ptr<engine_host> host;
   std::string warning;          ///< the content differs from the recording's, allowed
   std::filesystem::path folder; ///< the content folder loaded
 };
 
-/// Why make_replay_host gave no engine.
-struct replay_host_error {
+/// Why prepare_replay gave no engine.
+struct replay_setup_error {
   std::string text;
   /// The content differs from the recording's: the one refusal `allow_content_change` lifts.
   bool content_differs = false;
@@ -47,9 +32,9 @@ struct replay_host_error {
 /// seed, on `emotes` (default: the configured folder). A content digest that differs from the
 /// header's is an error unless `allow_content_change` (then a warning). `check_caches`
 /// (`replay --check-caches`) checks every cache whatever the recorded configuration says.
-core::result<replay_host, replay_host_error>
-make_replay_host(const protocol::recording& rec, const std::optional<std::string>& emotes,
-                 bool allow_content_change, bool check_caches = false);
+core::result<replay_setup, replay_setup_error>
+prepare_replay(const protocol::recording& rec, const std::optional<std::string>& emotes,
+               bool allow_content_change, bool check_caches = false);
 
 /// docs/guide/qa.md: the warning `record-to-scenario` and `shrink` print when the emote folders a
 /// scenario names (`emotes`, relative ones resolved against `scenario_dir`, the folder the
