@@ -4,7 +4,8 @@
 #include "server/build_info.hpp"
 #include "server/prometheus.hpp"
 
-#include <cstdio>
+#include <array>
+#include <charconv>
 
 namespace emote::server {
 
@@ -23,10 +24,15 @@ void prometheus_header(std::string& out, std::string_view name, std::string_view
 
 namespace {
 
+/// The shortest decimal that reads back to `v`, without an exponent (`0.0005`, not
+/// `0.00050000000000000001` nor `5e-04`).
 std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  std::array<char, 512> buf{}; // the longest fixed form of a finite double fits
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed);
+  if (r.ec != std::errc{}) {
+    return "NaN";
+  }
+  return std::string(buf.data(), r.ptr);
 }
 
 void header(std::string& out, std::string_view name, std::string_view help, std::string_view type) {

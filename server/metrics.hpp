@@ -18,9 +18,12 @@ namespace emote::server {
 
 class histogram {
 public:
-  /// Upper bounds in seconds; +Inf is implicit.
-  static constexpr std::array<double, 11> bounds{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02,
-                                                 0.035,  0.05,  0.1,    0.25,  1.0};
+  /// Upper bounds in seconds; +Inf is implicit. Quarter-millisecond steps below 1 ms and
+  /// half-millisecond steps to 2.5 ms, where a healthy tick lies, so a p95 read from them
+  /// (histogram_quantile) moves with the tick rather than with the bucket.
+  static constexpr std::array<double, 15> bounds{0.00025, 0.0005, 0.00075, 0.001, 0.0015,
+                                                 0.002,   0.0025, 0.005,   0.01,  0.02,
+                                                 0.035,   0.05,   0.1,     0.25,  1.0};
   void observe(double seconds) noexcept;
   void render(std::string& out, std::string_view name, std::string_view help) const;
   [[nodiscard]] std::uint64_t count() const noexcept { return count_; }

@@ -84,10 +84,15 @@ TEST_CASE("metrics: Prometheus text with every series") {
   CHECK(text.find("emote_sim_memo_entries{memo=\"decomposition\"} 40\n") != std::string::npos);
   CHECK(text.find("emote_sim_memo_hits_total{memo=\"decomposition\"} 900\n") != std::string::npos);
   CHECK(text.find("emote_sim_memo_misses_total{memo=\"transform_text\"} 0\n") != std::string::npos);
-  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.00050000000000000001\"} 1\n") !=
+  // Bounds in their shortest form, finer below 2.5 ms.
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.00025\"} 0\n") !=
         std::string::npos);
-  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.0050000000000000001\"} 2\n") !=
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.0005\"} 1\n") !=
         std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.0025\"} 1\n") !=
+        std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"0.005\"} 2\n") != std::string::npos);
+  CHECK(text.find("emote_sim_tick_duration_seconds_sum 2.003") != std::string::npos);
   CHECK(text.find("emote_sim_tick_duration_seconds_bucket{le=\"+Inf\"} 3\n") != std::string::npos);
   CHECK(text.find("emote_sim_tick_duration_seconds_count 3\n") != std::string::npos);
   CHECK(text.find("emote_sim_ticks_total 3\n") != std::string::npos);
