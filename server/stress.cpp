@@ -2,6 +2,7 @@
 
 #include "server/huge_pages.hpp"
 #include "server/stress_common.hpp"
+#include "server/stress_harness.hpp"
 #include "server/stress_readers.hpp"
 
 #include "engine/json/state_json.hpp"
@@ -10,109 +11,23 @@
 #include "render/stress_wire.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
-#include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <mutex>
 #include <span>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 namespace emote::server {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
 using stress_common::ms_between;
 using stress_common::now_ns;
-using stress_common::round3;
-
-/// A second thread that runs one job at a time for the caller, which meanwhile does its own
-/// share of the same work and then waits.
-class worker {
-public:
-  using job = void (*)(void*);
-
-  worker() : thread_([this] { loop(); }) {}
-  ~worker() {
-    {
-      const std::lock_guard lock(m_);
-      quit_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  worker(const worker&) = delete;
-  worker& operator=(const worker&) = delete;
-
-  void post(job fn, void* arg) {
-    {
-      const std::lock_guard lock(m_);
-      fn_ = fn;
-      arg_ = arg;
-      pending_ = true;
-    }
-    cv_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(m_);
-    done_cv_.wait(lock, [this] { return !pending_; });
-  }
-
-private:
-  void loop() {
-    std::unique_lock lock(m_);
-    for (;;) {
-      cv_.wait(lock, [this] { return pending_ || quit_; });
-      if (quit_) {
-        return;
-      }
-      const job fn = fn_;
-      void* const arg = arg_;
-      lock.unlock();
-      fn(arg);
-      lock.lock();
-      pending_ = false;
-      done_cv_.notify_all();
-    }
-  }
-
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::condition_variable done_cv_;
-  job fn_ = nullptr;
-  void* arg_ = nullptr;
-  bool pending_ = false;
-  bool quit_ = false;
-  std::thread thread_;
-};
 
 /// Below this many bytes to read in one tick, waking the worker costs more than it saves.
 constexpr std::uint64_t parallel_fanout_threshold = 256 * 1024;
 /// Below this many instances the engine and encode work stays on one thread.
 constexpr std::size_t parallel_instances_threshold = 256;
-
-double peak_rss_mib() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      // "VmHWM:     12345 kB": a whole number of KiB.
-      const auto digits = line.find_first_of("0123456789");
-      std::uint64_t kib = 0;
-      if (digits != std::string::npos) {
-        std::from_chars(line.data() + digits, line.data() + line.size(), kib);
-      }
-      return static_cast<double>(kib) / 1024.0;
-    }
-  }
-  return 0;
-}
 
 /// One share of a tick's instances, advanced, emitted and encoded by one thread, a few
 /// instances at a time so that their events are encoded while they are still in cache.
@@ -175,14 +90,14 @@ struct reading {
   void work() const { deliver(read, pieces, rs); }
 };
 
-class driver {
+class driver final : public stress_mode {
 public:
   driver(std::shared_ptr<const content::catalog> catalog, const stress_options& o)
       : options_(o), run_(std::move(catalog), o.instance_config),
         recipients_(o.transport != nullptr ? 0 : o.recipients), solo_(1),
         read_(reader_fn(best_reader(o.simd))) {
     if (o.parallel) {
-      worker_ = std::make_unique<worker>();
+      worker_ = std::make_unique<second_thread>();
     }
     if (o.wire_protocol) {
       // cmd_stress checked the protocol; render.md §8 with the default render configuration.
@@ -221,83 +136,9 @@ public:
     const std::int64_t t1 = now_ns();
     r.creation_ms = ms_between(t0, t1);
 
-    const auto period = std::chrono::milliseconds(50);
-    auto deadline = clock_type::now();
-    std::int64_t encode_ns = 0;
-    std::int64_t digest_ns = 0;
-    std::int64_t dump_ns = 0;
-    std::uint64_t dump_bytes = 0;
-    std::uint64_t tick_bytes = 0;   ///< bytes of the sampled ticks' frames
-    std::uint64_t tick_packets = 0; ///< packets of the sampled ticks (--wire-protocol)
-    const std::int64_t test_begin = now_ns();
-    for (std::int64_t k = 0; k < options_.ticks; ++k) {
-      if (options_.paced) {
-        deadline += period;
-        idle_until(deadline);
-      } else if (options_.transport != nullptr) {
-        idle_until(clock_type::now());
-      }
-      const std::int64_t a = now_ns();
-      const api::tick_number tick = run_.begin_step();
-      meter_.tick_begin(tick, a);
-      // Engine and encode: each share advances, emits and encodes its instances.
-      if (share_count_ == 2) {
-        worker_->post([](void* p) { static_cast<share*>(p)->work(); }, &shares_[1]);
-        shares_[0].work();
-        worker_->wait();
-      } else {
-        shares_[0].work();
-      }
-      run_.end_step(std::span<sim::stress_run::part>(parts_, share_count_));
-      // protocol.md §8: what a recording server adds to the tick.
-      std::int64_t state_ns = 0;
-      if (options_.state_digests) {
-        const std::int64_t s0 = now_ns();
-        r.state.last_digest = run_.state_digest();
-        const std::int64_t s1 = now_ns();
-        digest_ns += s1 - s0;
-        if (options_.state_dump_every > 0 && tick % options_.state_dump_every == 0) {
-          dump_.clear();
-          json::state_json writer(dump_);
-          run_.describe_state(writer);
-          dump_ns += now_ns() - s1;
-          dump_bytes += dump_.size();
-          ++r.state.dumps;
-        }
-        state_ns = now_ns() - s0;
-      }
-      const std::int64_t b = now_ns();
-      // The split: the engine is the longer of the shares' engine spans, encoding the rest of
-      // this phase; fan-out is the meter's network span.
-      const std::int64_t eng = std::max(shares_[0].engine_ns, shares_[1].engine_ns);
-      meter_.emote_begin(a);
-      meter_.emote_end(a + eng);
-      encode_ns += (b - a) - eng - state_ns;
-      assemble(tick);
-      for (std::size_t i = 0; i < share_count_; ++i) {
-        records_ += shares_[i].records;
-      }
-      meter_.network_begin(b);
-      fan_out();
-      const std::int64_t d = now_ns();
-      meter_.network_end(d);
-      meter_.tick_end(d);
-      bytes_ += line_bytes_;
-      tick_bytes += line_bytes_;
-      r.bytes_per_tick.max = std::max(r.bytes_per_tick.max, static_cast<std::int64_t>(line_bytes_));
-      if (wire_) {
-        std::uint64_t n = 0;
-        for (std::size_t i = 0; i < share_count_; ++i) {
-          n += shares_[i].packets.packets;
-          count_packets(shares_[i].packets);
-        }
-        tick_packets += n;
-        r.wire.packets_per_tick.max =
-            std::max(r.wire.packets_per_tick.max, static_cast<std::int64_t>(n));
-      }
-      ++r.ticks;
-    }
-    const std::int64_t test_end = now_ns();
+    report_ = &r;
+    static_cast<sampled_ticks&>(r) = run_sampled(*this, options_.ticks, options_.paced);
+    report_ = nullptr;
     r.active = run_.active();
 
     const std::int64_t c0 = now_ns();
@@ -306,22 +147,19 @@ public:
 
     r.failures = run_.failures();
     r.peak_displays = run_.peak_displays();
-    r.mspt = rules::summarize(meter_, 0.0);
-    r.elapsed_s = static_cast<double>(test_end - test_begin) / 1e9;
-    r.observed_tps = r.elapsed_s > 0 ? static_cast<double>(r.ticks) / r.elapsed_s : 0;
     r.split_ms.engine = r.mspt.emote_avg;
     r.split_ms.fanout = r.mspt.network_avg;
     if (r.ticks > 0) {
       const auto n = static_cast<double>(r.ticks);
-      r.split_ms.encode = static_cast<double>(encode_ns) / 1e6 / n;
+      r.split_ms.encode = static_cast<double>(encode_ns_) / 1e6 / n;
       r.state.on = options_.state_digests;
-      r.state.digest_ms = static_cast<double>(digest_ns) / 1e6 / n;
+      r.state.digest_ms = static_cast<double>(digest_ns_) / 1e6 / n;
       if (r.state.dumps > 0) {
         const auto d = static_cast<double>(r.state.dumps);
-        r.state.dump_ms = static_cast<double>(dump_ns) / 1e6 / d;
-        r.state.dump_bytes = static_cast<double>(dump_bytes) / d;
+        r.state.dump_ms = static_cast<double>(dump_ns_) / 1e6 / d;
+        r.state.dump_bytes = static_cast<double>(dump_bytes_) / d;
       }
-      r.bytes_per_tick.avg = static_cast<double>(tick_bytes) / n;
+      r.bytes_per_tick.avg = static_cast<double>(tick_bytes_) / n;
     }
     if (wire_) {
       const auto readers = static_cast<double>(recipients_.size());
@@ -337,7 +175,7 @@ public:
       r.wire.bytes_per_tick.total_avg = r.bytes_per_tick.avg * readers;
       if (r.ticks > 0) {
         r.wire.packets_per_tick.avg =
-            static_cast<double>(tick_packets) / static_cast<double>(r.ticks);
+            static_cast<double>(tick_packets_) / static_cast<double>(r.ticks);
       }
       r.wire.packets_per_tick.total_avg = r.wire.packets_per_tick.avg * readers;
     }
@@ -346,7 +184,7 @@ public:
     const double fanout_s = r.mspt.network_avg * static_cast<double>(r.mspt.sampled) / 1e3;
     if (fanout_s > 0) {
       const auto readers = static_cast<double>(std::max<std::size_t>(r.recipients, 1));
-      r.mib_per_s = static_cast<double>(tick_bytes) * readers / (1024.0 * 1024.0) / fanout_s;
+      r.mib_per_s = static_cast<double>(tick_bytes_) * readers / (1024.0 * 1024.0) / fanout_s;
     }
     if (options_.transport != nullptr) {
       over_sockets(r);
@@ -360,6 +198,76 @@ public:
     }
     r.peak_rss_mib = peak_rss_mib();
     return r;
+  }
+
+  /// One sampled tick: engine and encode (each share advances, emits and encodes its
+  /// instances), what a recording server adds (--state-digests), then fan-out.
+  tick_spans tick() override {
+    stress_report& r = *report_;
+    const std::int64_t a = now_ns();
+    const api::tick_number tick = run_.begin_step();
+    if (share_count_ == 2) {
+      auto second = [this] { shares_[1].work(); };
+      worker_->run(second);
+      shares_[0].work();
+      worker_->wait();
+    } else {
+      shares_[0].work();
+    }
+    run_.end_step(std::span<sim::stress_run::part>(parts_, share_count_));
+    // protocol.md §8: what a recording server adds to the tick.
+    std::int64_t state_ns = 0;
+    if (options_.state_digests) {
+      const std::int64_t s0 = now_ns();
+      r.state.last_digest = run_.state_digest();
+      const std::int64_t s1 = now_ns();
+      digest_ns_ += s1 - s0;
+      if (options_.state_dump_every > 0 && tick % options_.state_dump_every == 0) {
+        dump_.clear();
+        json::state_json writer(dump_);
+        run_.describe_state(writer);
+        dump_ns_ += now_ns() - s1;
+        dump_bytes_ += dump_.size();
+        ++r.state.dumps;
+      }
+      state_ns = now_ns() - s0;
+    }
+    const std::int64_t b = now_ns();
+    // The split: the engine is the longer of the shares' engine spans, encoding the rest of
+    // this phase; fan-out is the delivery span.
+    const std::int64_t eng = std::max(shares_[0].engine_ns, shares_[1].engine_ns);
+    encode_ns_ += (b - a) - eng - state_ns;
+    assemble(tick);
+    for (std::size_t i = 0; i < share_count_; ++i) {
+      records_ += shares_[i].records;
+    }
+    const std::int64_t c = now_ns();
+    fan_out();
+    const std::int64_t d = now_ns();
+    bytes_ += line_bytes_;
+    tick_bytes_ += line_bytes_;
+    r.bytes_per_tick.max = std::max(r.bytes_per_tick.max, static_cast<std::int64_t>(line_bytes_));
+    if (wire_) {
+      std::uint64_t n = 0;
+      for (std::size_t i = 0; i < share_count_; ++i) {
+        n += shares_[i].packets.packets;
+        count_packets(shares_[i].packets);
+      }
+      tick_packets_ += n;
+      r.wire.packets_per_tick.max =
+          std::max(r.wire.packets_per_tick.max, static_cast<std::int64_t>(n));
+    }
+    return {eng, d - c};
+  }
+
+  /// Between ticks: over sockets the connections write meanwhile, on this thread (as serve's
+  /// one thread does between ticks).
+  void idle_until(time_point t) override {
+    if (options_.transport != nullptr) {
+      options_.transport->run_until(t);
+    } else {
+      stress_mode::idle_until(t);
+    }
   }
 
 private:
@@ -404,16 +312,6 @@ private:
     }
   }
 
-  /// Between ticks: over sockets the connections write meanwhile, on this thread (as serve's
-  /// one thread does between ticks).
-  void idle_until(clock_type::time_point t) {
-    if (options_.transport != nullptr) {
-      options_.transport->run_until(t);
-    } else {
-      std::this_thread::sleep_until(t);
-    }
-  }
-
   /// The socket readers' checksums, once every connection has closed and they read to its end.
   void over_sockets(stress_report& r) {
     const socket_fanout_totals t = options_.transport->finish();
@@ -439,7 +337,8 @@ private:
       // the halves' sums combine into exactly those of one reading.
       const std::size_t mid = line_bytes_ / 2 / line_blocks::block * line_blocks::block;
       half_reading tail{read_, pieces_, mid, line_bytes_, recipient{}};
-      worker_->post([](void* p) { static_cast<half_reading*>(p)->work(); }, &tail);
+      auto second = [&tail] { tail.work(); };
+      worker_->run(second);
       deliver_range(read_, pieces_, 0, mid, all);
       worker_->wait();
       combine(all.front(), tail.sums,
@@ -448,8 +347,9 @@ private:
     }
     if (worker_ && all.size() >= 2 && line_bytes_ * all.size() >= parallel_fanout_threshold) {
       const std::size_t half = all.size() / 2;
-      reading second{read_, pieces_, all.subspan(half)};
-      worker_->post([](void* p) { static_cast<const reading*>(p)->work(); }, &second);
+      const reading share{read_, pieces_, all.subspan(half)};
+      auto second = [&share] { share.work(); };
+      worker_->run(second);
       deliver(read_, pieces_, all.first(half));
       worker_->wait();
     } else {
@@ -481,17 +381,22 @@ private:
   std::vector<recipient> recipients_;
   std::vector<recipient> solo_; ///< reads the output when there is no recipient
   blocks_fn read_;
-  std::unique_ptr<worker> worker_;
+  std::unique_ptr<second_thread> worker_;
   share shares_[2];
   std::size_t share_count_ = 1;
   sim::stress_run::part parts_[2];
   std::string head_, whole_;
   std::vector<std::string_view> pieces_;
   std::uint64_t line_bytes_ = 0;
-  rules::stress_meter meter_;
+  stress_report* report_ = nullptr; ///< the report run() fills, while it samples
   std::uint64_t records_ = 0;
   std::uint64_t bytes_ = 0;
-  std::string dump_; ///< --state-digests: the last state dump
+  std::int64_t encode_ns_ = 0;
+  std::uint64_t tick_bytes_ = 0;   ///< bytes of the sampled ticks' frames
+  std::uint64_t tick_packets_ = 0; ///< packets of the sampled ticks (--wire-protocol)
+  std::string dump_;               ///< --state-digests: the last state dump
+  std::int64_t digest_ns_ = 0, dump_ns_ = 0;
+  std::uint64_t dump_bytes_ = 0;
   // --wire-protocol (render.md §8)
   std::unique_ptr<render::stress_wire> wire_;
   std::unique_ptr<render::packet_framer> framers_[2];
@@ -508,119 +413,100 @@ stress_report run_stress(std::shared_ptr<const content::catalog> catalog,
 }
 
 std::string stress_report_json(const stress_report& r) {
-  std::string s;
-  json::json_out j(s);
-  const auto num = [&](std::string_view key, double v) {
-    j.raw(key);
-    j.f64(round3(v));
-  };
-  j.raw("{\"instances\":");
-  j.u64(r.requested);
-  j.raw(",\"active\":");
-  j.u64(r.active);
-  j.raw(",\"recipients\":");
-  j.u64(r.recipients);
-  j.raw(",\"peak_displays\":");
-  j.i64(r.peak_displays);
-  j.raw(",\"ticks\":");
-  j.i64(r.ticks);
-  num(",\"mspt\":{\"avg\":", r.mspt.avg);
-  num(",\"p95\":", r.mspt.p95);
-  num(",\"max\":", r.mspt.max);
-  num(",\"median\":", r.mspt.median);
-  num(",\"baseline\":", r.mspt.baseline);
-  num("},\"tps\":", r.mspt.tps.average);
-  num(",\"split_ms\":{\"engine\":", r.split_ms.engine);
-  num(",\"encode\":", r.split_ms.encode);
-  num(",\"fanout\":", r.split_ms.fanout);
-  num("},\"bytes_per_tick\":{\"avg\":", r.bytes_per_tick.avg);
-  j.raw(",\"max\":");
-  j.i64(r.bytes_per_tick.max);
+  report_json j;
+  j.count("instances", r.requested);
+  j.count("active", r.active);
+  j.count("recipients", r.recipients);
+  j.integer("peak_displays", r.peak_displays);
+  j.integer("ticks", r.ticks);
+  j.mspt(r.mspt, true);
+  j.begin("split_ms");
+  j.number("engine", r.split_ms.engine);
+  j.number("encode", r.split_ms.encode);
+  j.number("fanout", r.split_ms.fanout);
+  j.end();
+  j.begin("bytes_per_tick");
+  j.number("avg", r.bytes_per_tick.avg);
+  j.integer("max", r.bytes_per_tick.max);
+  j.end();
   if (r.wire.protocol != 0) {
     // render.md §8: the packet pipeline's figures.
-    j.raw("},\"wire\":{\"protocol\":");
-    j.i64(r.wire.protocol);
-    j.raw(",\"compression_threshold\":");
-    j.i64(r.wire.compression_threshold);
-    j.raw(",\"packets\":");
-    j.u64(r.wire.packets);
-    j.raw(",\"compressed_packets\":");
-    j.u64(r.wire.compressed_packets);
-    j.raw(",\"dropped_packets\":");
-    j.u64(r.wire.dropped_packets);
+    j.begin("wire");
+    j.integer("protocol", r.wire.protocol);
+    j.integer("compression_threshold", r.wire.compression_threshold);
+    j.count("packets", r.wire.packets);
+    j.count("compressed_packets", r.wire.compressed_packets);
+    j.count("dropped_packets", r.wire.dropped_packets);
+    j.end();
     const auto figure = [&](std::string_view key, const per_tick_figure& f) {
-      j.raw(key);
-      num("{\"avg\":", f.avg);
-      j.raw(",\"max\":");
-      j.i64(f.max);
-      num(",\"total_avg\":", f.total_avg);
+      j.begin(key);
+      j.number("avg", f.avg);
+      j.integer("max", f.max);
+      j.number("total_avg", f.total_avg);
+      j.end();
     };
-    figure("},\"packets_per_tick\":", r.wire.packets_per_tick);
-    figure("},\"wire_bytes_per_tick\":", r.wire.bytes_per_tick);
+    figure("packets_per_tick", r.wire.packets_per_tick);
+    figure("wire_bytes_per_tick", r.wire.bytes_per_tick);
   }
-  j.raw("},\"failures\":");
-  j.u64(r.failures);
-  num(",\"elapsed_s\":", r.elapsed_s);
-  num(",\"observed_tps\":", r.observed_tps);
-  num(",\"estimated_tps\":{\"baseline\":", r.mspt.tps.baseline);
-  num(",\"average\":", r.mspt.tps.average);
-  num(",\"minimum\":", r.mspt.tps.minimum);
-  num(",\"drop\":", r.mspt.tps.drop);
-  num("},\"creation_ms\":", r.creation_ms);
-  num(",\"cleanup_ms\":", r.cleanup_ms);
-  j.raw(",\"traffic\":{\"records\":");
-  j.u64(r.records);
-  j.raw(",\"bytes\":");
-  j.u64(r.bytes);
-  num(",\"fanout_mib_per_s\":", r.mib_per_s);
-  j.raw("},\"checksum\":\"");
-  j.raw(stress_common::checksum_hex(r.checksum).data());
-  j.raw("\",\"recipients_agree\":");
-  j.boolean(r.recipients_agree);
-  num(",\"peak_rss_mib\":", r.peak_rss_mib);
-  j.raw(",\"over\":");
-  j.str(r.over);
-  j.raw(",\"disconnects\":");
-  j.u64(r.disconnects);
+  j.count("failures", r.failures);
+  j.number("elapsed_s", r.elapsed_s);
+  j.number("observed_tps", r.observed_tps);
+  j.begin("estimated_tps");
+  j.number("baseline", r.mspt.tps.baseline);
+  j.number("average", r.mspt.tps.average);
+  j.number("minimum", r.mspt.tps.minimum);
+  j.number("drop", r.mspt.tps.drop);
+  j.end();
+  j.number("creation_ms", r.creation_ms);
+  j.number("cleanup_ms", r.cleanup_ms);
+  j.begin("traffic");
+  j.count("records", r.records);
+  j.count("bytes", r.bytes);
+  j.number("fanout_mib_per_s", r.mib_per_s);
+  j.end();
+  j.checksum("checksum", r.checksum);
+  j.flag("recipients_agree", r.recipients_agree);
+  j.number("peak_rss_mib", r.peak_rss_mib);
+  j.text("over", r.over);
+  j.count("disconnects", r.disconnects);
   if (r.state.on) {
-    num(",\"state_digests\":{\"digest_ms\":", r.state.digest_ms);
-    j.raw(",\"dumps\":");
-    j.i64(r.state.dumps);
-    num(",\"dump_ms\":", r.state.dump_ms);
-    num(",\"dump_bytes\":", r.state.dump_bytes);
-    j.raw(",\"last_digest\":");
-    j.str(core::state_digest_hex(r.state.last_digest));
-    j.ch('}');
+    j.begin("state_digests");
+    j.number("digest_ms", r.state.digest_ms);
+    j.integer("dumps", r.state.dumps);
+    j.number("dump_ms", r.state.dump_ms);
+    j.number("dump_bytes", r.state.dump_bytes);
+    j.text("last_digest", core::state_digest_hex(r.state.last_digest));
+    j.end();
   }
-  j.raw("}\n");
-  return s;
+  return j.done();
 }
 
 std::string stress_report_text(const stress_report& r) {
   char buf[2048];
+  std::snprintf(buf, sizeof buf,
+                "stress: %zu instances requested, %zu active, %zu failed; %zu recipients\n"
+                "  peak displays     %lld\n",
+                r.requested, r.active, r.failures, r.recipients,
+                static_cast<long long>(r.peak_displays));
+  std::string out = buf;
+  out += ticks_line(r);
+  out += mspt_line(r.mspt, true);
   std::snprintf(
       buf, sizeof buf,
-      "stress: %zu instances requested, %zu active, %zu failed; %zu recipients\n"
-      "  peak displays     %lld\n"
-      "  ticks sampled     %zu of %lld in %.3f s (observed %.2f TPS)\n"
-      "  MSPT              avg %.3f  p95 %.3f  median %.3f  max %.3f  (baseline %.3f)\n"
       "  estimated TPS     average %.2f  minimum %.2f  drop %.2f\n"
       "  split per tick    engine %.3f ms  encode %.3f ms  fan-out %.3f ms\n"
       "  creation/cleanup  %.3f ms / %.3f ms\n"
       "  traffic           %llu records, %llu bytes per recipient, %.0f B/tick avg, %lld max, "
-      "fan-out %.1f MiB/s\n"
-      "  checksum          %016llx (%s)\n"
-      "  peak RSS          %.1f MiB\n",
-      r.requested, r.active, r.failures, r.recipients, static_cast<long long>(r.peak_displays),
-      r.mspt.sampled, static_cast<long long>(r.ticks), r.elapsed_s, r.observed_tps, r.mspt.avg,
-      r.mspt.p95, r.mspt.median, r.mspt.max, r.mspt.baseline, r.mspt.tps.average,
-      r.mspt.tps.minimum, r.mspt.tps.drop, r.split_ms.engine, r.split_ms.encode, r.split_ms.fanout,
-      r.creation_ms, r.cleanup_ms, static_cast<unsigned long long>(r.records),
+      "fan-out %.1f MiB/s\n",
+      r.mspt.tps.average, r.mspt.tps.minimum, r.mspt.tps.drop, r.split_ms.engine, r.split_ms.encode,
+      r.split_ms.fanout, r.creation_ms, r.cleanup_ms, static_cast<unsigned long long>(r.records),
       static_cast<unsigned long long>(r.bytes), r.bytes_per_tick.avg,
-      static_cast<long long>(r.bytes_per_tick.max), r.mib_per_s,
-      static_cast<unsigned long long>(r.checksum),
-      r.recipients_agree ? "every recipient agrees" : "RECIPIENTS DISAGREE", r.peak_rss_mib);
-  std::string out = buf;
+      static_cast<long long>(r.bytes_per_tick.max), r.mib_per_s);
+  out += buf;
+  out += checksum_line(r.checksum,
+                       r.recipients_agree ? "every recipient agrees" : "RECIPIENTS DISAGREE");
+  std::snprintf(buf, sizeof buf, "  peak RSS          %.1f MiB\n", r.peak_rss_mib);
+  out += buf;
   if (r.wire.protocol != 0) {
     std::snprintf(buf, sizeof buf,
                   "  packets           protocol %d, compression threshold %d: %.1f packets/tick "

@@ -12,6 +12,7 @@
 
 #include "engine/rules/stress.hpp"
 #include "engine/sim/stress_run.hpp"
+#include "server/stress_harness.hpp"
 #include "server/stress_sockets.hpp"
 
 #include <cstddef>
@@ -52,16 +53,13 @@ struct per_tick_figure {
   double total_avg = 0; ///< avg × recipients (the mod sums its sinks)
 };
 
-struct stress_report {
+/// The sampled ticks' figures (ticks, mspt, elapsed_s, observed_tps) are the harness's.
+struct stress_report : sampled_ticks {
   std::size_t requested = 0;
   std::size_t active = 0; ///< running at the end of the test, before cleanup
   std::size_t failures = 0;
   std::size_t recipients = 0;
   std::int64_t peak_displays = 0;
-  std::int64_t ticks = 0; ///< completed
-  rules::stress_summary mspt;
-  double elapsed_s = 0;
-  double observed_tps = 0; ///< completed / elapsed
   double creation_ms = 0, cleanup_ms = 0;
   struct {
     double engine = 0, encode = 0, fanout = 0; ///< average per sampled tick

@@ -13,15 +13,11 @@
 #include "render/tables.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <numbers>
-#include <semaphore>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <variant>
 
@@ -95,10 +91,8 @@ std::shared_ptr<const content::catalog> following_animations(const content::cata
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
 using stress_common::ms_between;
 using stress_common::now_ns;
-using stress_common::round3;
 
 constexpr double degrees = std::numbers::pi / 180.0;
 
@@ -428,58 +422,113 @@ private:
   std::vector<std::string_view> pieces_;
 };
 
-/// Per-tick figures over the ticks read in the samples.
-struct tally {
-  double sum = 0;
-  std::uint64_t max = 0;
-  std::uint64_t n = 0;
-  void add(std::uint64_t v) {
-    sum += static_cast<double>(v);
-    max = std::max(max, v);
-    ++n;
-  }
-  [[nodiscard]] populated_report::per_tick result() const {
-    return {n > 0 ? sum / static_cast<double>(n) : 0, max};
-  }
-};
-
-/// A second thread that runs one job at a time while the caller does its own work.
-class helper_thread {
+/// The populated server as the harness drives it. Pipelined, a sample renders tick k on the
+/// second thread while this thread runs the Engine for tick k+1 and then reads tick k-1's
+/// entries (the renderer writes the other of its two outputs).
+class populated_mode final : public stress_mode {
 public:
-  helper_thread() : thread_([this] { loop(); }) {}
-  ~helper_thread() {
-    quit_ = true;
-    go_.release();
-    thread_.join();
+  populated_mode(populated_run& run, entry_reader& reader, bool pipelined, populated_report& r)
+      : run_(run), reader_(reader), pipelined_(pipelined), r_(r), job_{&run, pipelined, 0, 0} {
+    if (pipelined) {
+      helper_ = std::make_unique<second_thread>();
+    }
+    r_.sessions.min = static_cast<double>(run.sessions());
   }
-  helper_thread(const helper_thread&) = delete;
-  helper_thread& operator=(const helper_thread&) = delete;
 
-  template <class F>
-  void run(F& f) {
-    fn_ = [](void* p) { (*static_cast<F*>(p))(); };
-    arg_ = &f;
-    go_.release();
+  tick_spans tick() override {
+    const std::int64_t a = now_ns();
+    if (pipelined_) {
+      helper_->run(job_); // renders the held tick into the other output
+    }
+    run_.inputs();
+    run_.engine_step();
+    const std::int64_t b = now_ns();
+    if (!pipelined_) {
+      job_();
+      unread_ = &run_.packets();
+    }
+    const std::int64_t c = now_ns();
+    if (unread_ != nullptr) {
+      count(reader_.read(*unread_));
+    }
+    const std::int64_t d = now_ns();
+    if (pipelined_) {
+      helper_->wait();
+      unread_ = &run_.packets();
+      run_.snapshot();
+    }
+    return {b - a, d - c};
   }
-  void wait() { done_.acquire(); }
 
-private:
-  void loop() {
-    for (;;) {
-      go_.acquire();
-      if (quit_) {
-        return;
-      }
-      fn_(arg_);
-      done_.release();
+  void sampled() override {
+    render_ns_ += static_cast<double>(job_.end - job_.begin);
+    const auto sessions = static_cast<double>(run_.sessions());
+    sessions_sum_ += sessions;
+    r_.sessions.min = std::min(r_.sessions.min, sessions);
+    displays_sum_ += static_cast<double>(run_.displays());
+    r_.displays.max = std::max(r_.displays.max, run_.displays());
+  }
+
+  /// After the samples: the ticks still unread are rendered and read, outside the samples.
+  void drain() {
+    if (pipelined_) {
+      reader_.read(*unread_);
+      job_();
+      reader_.read(run_.packets());
     }
   }
 
-  std::binary_semaphore go_{0}, done_{0};
-  void (*fn_)(void*) = nullptr;
-  void* arg_ = nullptr;
-  std::atomic<bool> quit_{false};
-  std::thread thread_; ///< last: starts after the rest is built
+  /// The per-tick figures into the report (after the samples).
+  void report() {
+    if (r_.ticks > 0) {
+      const auto n = static_cast<double>(r_.ticks);
+      r_.split_ms.render = render_ns_ / 1e6 / n;
+      r_.sessions.avg = sessions_sum_ / n;
+      r_.displays.avg = displays_sum_ / n;
+    }
+    r_.entries = entries_.result();
+    r_.packets = packets_.result();
+    r_.packet_bytes = packet_bytes_.result();
+    r_.spawns = spawns_.result();
+    r_.destroys = destroys_.result();
+    r_.read_bytes = read_bytes_.result();
+  }
+
+private:
+  void count(const entry_reader::counts& n) {
+    entries_.add(n.entries);
+    packets_.add(n.packets);
+    packet_bytes_.add(n.packet_bytes);
+    spawns_.add(n.spawns);
+    destroys_.add(n.destroys);
+    read_bytes_.add(n.read_bytes);
+  }
+
+  /// Rendering one tick, here or on the second thread.
+  struct render_job {
+    populated_run* run = nullptr;
+    bool held = false;
+    std::int64_t begin = 0, end = 0; ///< monotonic ns
+    void operator()() {
+      begin = now_ns();
+      if (held) {
+        run->render_held();
+      } else {
+        run->render_step();
+      }
+      end = now_ns();
+    }
+  };
+
+  populated_run& run_;
+  entry_reader& reader_;
+  bool pipelined_;
+  populated_report& r_;
+  render_job job_;
+  std::unique_ptr<second_thread> helper_;
+  const render::render_output* unread_ = nullptr; ///< rendered in the previous sample
+  per_tick_tally entries_, packets_, packet_bytes_, spawns_, destroys_, read_bytes_;
+  double render_ns_ = 0, sessions_sum_ = 0, displays_sum_ = 0;
 };
 
 } // namespace
@@ -516,106 +565,12 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
   advise_heap_huge_pages();
   r.setup_ms = ms_between(s0, now_ns());
 
-  rules::stress_meter meter;
-  tally entries, packets, packet_bytes, spawns, destroys, read_bytes;
-  double render_ns = 0, sessions_sum = 0, displays_sum = 0;
-  r.sessions.min = static_cast<double>(run.sessions());
-  const auto count = [&](const entry_reader::counts& n) {
-    entries.add(n.entries);
-    packets.add(n.packets);
-    packet_bytes.add(n.packet_bytes);
-    spawns.add(n.spawns);
-    destroys.add(n.destroys);
-    read_bytes.add(n.read_bytes);
-  };
-
-  // Rendering one tick, here or on the helper thread.
-  struct render_job {
-    populated_run* run = nullptr;
-    bool held = false;
-    std::int64_t begin = 0, end = 0; ///< monotonic ns
-    void operator()() {
-      begin = now_ns();
-      if (held) {
-        run->render_held();
-      } else {
-        run->render_step();
-      }
-      end = now_ns();
-    }
-  } job{&run, pipelined, 0, 0};
-  std::unique_ptr<helper_thread> helper;
-  if (pipelined) {
-    helper = std::make_unique<helper_thread>();
-  }
-  const render::render_output* unread = nullptr; ///< rendered in the previous sample
-
-  const auto period = std::chrono::milliseconds(50);
-  auto deadline = clock_type::now();
-  const std::int64_t t0 = now_ns();
-  for (std::int64_t k = 0; k < options.ticks; ++k) {
-    if (options.paced) {
-      deadline += period;
-      std::this_thread::sleep_until(deadline);
-    }
-    const std::int64_t a = now_ns();
-    meter.tick_begin(run.tick(), a);
-    if (pipelined) {
-      helper->run(job); // renders the held tick into the other output
-    }
-    meter.emote_begin(a);
-    run.inputs();
-    run.engine_step();
-    const std::int64_t b = now_ns();
-    meter.emote_end(b);
-    if (!pipelined) {
-      job();
-      unread = &run.packets();
-    }
-    const std::int64_t c = now_ns();
-    meter.network_begin(c);
-    if (unread != nullptr) {
-      count(reader.read(*unread));
-    }
-    meter.network_end(now_ns());
-    if (pipelined) {
-      helper->wait();
-      unread = &run.packets();
-      run.snapshot();
-    }
-    meter.tick_end(now_ns());
-    render_ns += static_cast<double>(job.end - job.begin);
-    const auto sessions = static_cast<double>(run.sessions());
-    sessions_sum += sessions;
-    r.sessions.min = std::min(r.sessions.min, sessions);
-    displays_sum += static_cast<double>(run.displays());
-    r.displays.max = std::max(r.displays.max, run.displays());
-    ++r.ticks;
-  }
-  const std::int64_t t1 = now_ns();
-  if (pipelined) {
-    reader.read(*unread); // the last ticks, outside the samples
-    job();
-    reader.read(run.packets());
-  }
-
-  r.mspt = rules::summarize(meter, 0.0);
-  r.elapsed_s = static_cast<double>(t1 - t0) / 1e9;
-  r.observed_tps = r.elapsed_s > 0 ? static_cast<double>(r.ticks) / r.elapsed_s : 0;
+  populated_mode mode(run, reader, pipelined, r);
+  static_cast<sampled_ticks&>(r) = run_sampled(mode, options.ticks, options.paced);
+  mode.drain();
+  mode.report();
   r.split_ms.engine = r.mspt.emote_avg;
   r.split_ms.read = r.mspt.network_avg;
-  if (r.ticks > 0) {
-    const auto n = static_cast<double>(r.ticks);
-    r.split_ms.render = render_ns / 1e6 / n;
-    r.sessions.avg = sessions_sum / n;
-    r.displays.avg = displays_sum / n;
-  }
-  r.entries = entries.result();
-  r.packets = packets.result();
-  r.packet_bytes = packet_bytes.result();
-  r.spawns = spawns.result();
-  r.destroys = destroys.result();
-  r.read_bytes = read_bytes.result();
   r.plays = run.plays();
   r.play_failures = run.play_failures();
   r.other_stops = run.other_stops();
@@ -624,88 +579,66 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
 }
 
 std::string populated_report_json(const populated_report& r) {
-  std::string s;
-  json::json_out j(s);
-  const auto num = [&](std::string_view key, double v) {
-    j.raw(key);
-    j.f64(round3(v));
-  };
-  const auto tick_figure = [&](std::string_view key, const populated_report::per_tick& t) {
-    j.raw(key);
-    num("{\"avg\":", t.avg);
-    j.raw(",\"max\":");
-    j.u64(t.max);
-    j.raw("}");
-  };
-  j.raw("{\"mode\":\"populated\",\"players\":");
-  j.u64(r.players);
-  num(",\"area\":", r.area);
-  j.raw(",\"ticks\":");
-  j.i64(r.ticks);
-  j.raw(",\"warmup\":");
-  j.i64(r.warmup);
-  j.raw(",\"pipelined\":");
-  j.boolean(r.pipelined);
-  j.raw(",\"unread\":");
-  j.boolean(r.unread);
-  num(",\"mspt\":{\"avg\":", r.mspt.avg);
-  num(",\"p95\":", r.mspt.p95);
-  num(",\"max\":", r.mspt.max);
-  num(",\"median\":", r.mspt.median);
-  num("},\"tps\":", r.mspt.tps.average);
-  num(",\"split_ms\":{\"engine\":", r.split_ms.engine);
-  num(",\"render\":", r.split_ms.render);
-  num(",\"read\":", r.split_ms.read);
-  num("},\"sessions\":{\"avg\":", r.sessions.avg);
-  num(",\"min\":", r.sessions.min);
-  num("},\"displays\":{\"avg\":", r.displays.avg);
-  j.raw(",\"max\":");
-  j.i64(r.displays.max);
-  j.raw("}");
-  tick_figure(",\"entries_per_tick\":", r.entries);
-  tick_figure(",\"packets_per_tick\":", r.packets);
-  tick_figure(",\"packet_bytes_per_tick\":", r.packet_bytes);
-  tick_figure(",\"spawns_per_tick\":", r.spawns);
-  tick_figure(",\"destroys_per_tick\":", r.destroys);
-  tick_figure(",\"read_bytes_per_tick\":", r.read_bytes);
-  j.raw(",\"plays\":");
-  j.u64(r.plays);
-  j.raw(",\"play_failures\":");
-  j.u64(r.play_failures);
-  j.raw(",\"other_stops\":");
-  j.u64(r.other_stops);
-  num(",\"elapsed_s\":", r.elapsed_s);
-  num(",\"observed_tps\":", r.observed_tps);
-  num(",\"setup_ms\":", r.setup_ms);
-  j.raw(",\"checksum\":\"");
-  j.raw(stress_common::checksum_hex(r.checksum).data());
-  j.raw("\"}\n");
-  return s;
+  report_json j;
+  j.text("mode", "populated");
+  j.count("players", r.players);
+  j.number("area", r.area);
+  j.integer("ticks", r.ticks);
+  j.integer("warmup", r.warmup);
+  j.flag("pipelined", r.pipelined);
+  j.flag("unread", r.unread);
+  j.mspt(r.mspt, false);
+  j.begin("split_ms");
+  j.number("engine", r.split_ms.engine);
+  j.number("render", r.split_ms.render);
+  j.number("read", r.split_ms.read);
+  j.end();
+  j.begin("sessions");
+  j.number("avg", r.sessions.avg);
+  j.number("min", r.sessions.min);
+  j.end();
+  j.begin("displays");
+  j.number("avg", r.displays.avg);
+  j.integer("max", r.displays.max);
+  j.end();
+  j.figure("entries_per_tick", r.entries);
+  j.figure("packets_per_tick", r.packets);
+  j.figure("packet_bytes_per_tick", r.packet_bytes);
+  j.figure("spawns_per_tick", r.spawns);
+  j.figure("destroys_per_tick", r.destroys);
+  j.figure("read_bytes_per_tick", r.read_bytes);
+  j.count("plays", r.plays);
+  j.count("play_failures", r.play_failures);
+  j.count("other_stops", r.other_stops);
+  j.number("elapsed_s", r.elapsed_s);
+  j.number("observed_tps", r.observed_tps);
+  j.number("setup_ms", r.setup_ms);
+  j.checksum("checksum", r.checksum);
+  return j.done();
 }
 
 std::string populated_report_text(const populated_report& r) {
   char buf[2048];
+  std::snprintf(buf, sizeof buf, "stress (populated): %zu players over %.0f x %.0f blocks\n",
+                r.players, r.area, r.area);
+  std::string out = buf;
+  std::snprintf(buf, sizeof buf, ", after %lld warm-up ticks", static_cast<long long>(r.warmup));
+  out += ticks_line(r, buf);
+  out += mspt_line(r.mspt, false);
   std::snprintf(
       buf, sizeof buf,
-      "stress (populated): %zu players over %.0f x %.0f blocks\n"
-      "  ticks sampled     %zu of %lld in %.3f s (observed %.2f TPS), after %lld warm-up ticks\n"
-      "  MSPT              avg %.3f  p95 %.3f  median %.3f  max %.3f\n"
       "  split per tick    engine %.3f ms  render %.3f ms  read %.3f ms (%s)\n"
       "  playbacks         %.1f avg, %.0f min running; %llu plays, %llu refused, %llu other "
       "stops\n"
       "  displays          %.1f avg, %lld max\n"
       "  per tick (avg/max) entries %.0f/%llu  packets %.0f/%llu  bytes %.0f/%llu\n"
       "                    spawns %.1f/%llu  destroys %.1f/%llu  read %.0f/%llu bytes\n"
-      "  setup             %.3f ms\n"
-      "  checksum          %016llx\n",
-      r.players, r.area, r.area, r.mspt.sampled, static_cast<long long>(r.ticks), r.elapsed_s,
-      r.observed_tps, static_cast<long long>(r.warmup), r.mspt.avg, r.mspt.p95, r.mspt.median,
-      r.mspt.max, r.split_ms.engine, r.split_ms.render, r.split_ms.read,
+      "  setup             %.3f ms\n",
+      r.split_ms.engine, r.split_ms.render, r.split_ms.read,
       r.unread      ? "nobody receives: no packets built"
       : r.pipelined ? "render and read pipelined on a second thread"
                     : "one thread",
-      r.sessions.avg,
-      r.sessions.min, static_cast<unsigned long long>(r.plays),
+      r.sessions.avg, r.sessions.min, static_cast<unsigned long long>(r.plays),
       static_cast<unsigned long long>(r.play_failures),
       static_cast<unsigned long long>(r.other_stops), r.displays.avg,
       static_cast<long long>(r.displays.max), r.entries.avg,
@@ -714,9 +647,10 @@ std::string populated_report_text(const populated_report& r) {
       static_cast<unsigned long long>(r.packet_bytes.max), r.spawns.avg,
       static_cast<unsigned long long>(r.spawns.max), r.destroys.avg,
       static_cast<unsigned long long>(r.destroys.max), r.read_bytes.avg,
-      static_cast<unsigned long long>(r.read_bytes.max), r.setup_ms,
-      static_cast<unsigned long long>(r.checksum));
-  return buf;
+      static_cast<unsigned long long>(r.read_bytes.max), r.setup_ms);
+  out += buf;
+  out += checksum_line(r.checksum);
+  return out;
 }
 
 } // namespace emote::server

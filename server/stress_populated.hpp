@@ -30,6 +30,7 @@
 #include "engine/api/event.hpp"
 #include "engine/rules/stress.hpp"
 #include "render/renderer.hpp"
+#include "server/stress_harness.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -129,17 +130,14 @@ private:
   std::unique_ptr<impl> impl_;
 };
 
-struct populated_report {
+/// The sampled ticks' figures (ticks, mspt, elapsed_s, observed_tps) are the harness's.
+struct populated_report : sampled_ticks {
   std::size_t players = 0;
   double area = 0;
-  std::int64_t ticks = 0; ///< sampled
   std::int64_t warmup = 0;
   bool pipelined = false; ///< tick k rendered and read while the Engine ran tick k+1
   bool unread = false;    ///< nobody received packets (none built)
-  rules::stress_summary mspt;
-  double elapsed_s = 0;
-  double observed_tps = 0;
-  double setup_ms = 0; ///< joins and warm-up ticks
+  double setup_ms = 0;    ///< joins and warm-up ticks
   struct {
     double engine = 0, render = 0, read = 0; ///< average per sampled tick
   } split_ms;
@@ -149,11 +147,7 @@ struct populated_report {
   struct {
     double avg = 0;
     std::int64_t max = 0;
-  } displays; ///< live display entities per sampled tick
-  struct per_tick {
-    double avg = 0;
-    std::uint64_t max = 0;
-  };
+  } displays;                      ///< live display entities per sampled tick
   per_tick entries;                ///< packet entries (render.md §6)
   per_tick packets;                ///< packets to clients: the sum of the entries' recipient counts
   per_tick packet_bytes;           ///< bytes to clients: each entry's data size × its recipients

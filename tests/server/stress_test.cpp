@@ -13,6 +13,7 @@
 #include "server/engine_host.hpp"
 #include "server/huge_pages.hpp"
 #include "server/stress.hpp"
+#include "server/stress_harness.hpp"
 #include "server/stress_readers.hpp"
 
 #include <doctest/doctest.h>
@@ -45,6 +46,57 @@ server::stress_options quick(std::size_t instances, std::size_t recipients) {
 }
 
 } // namespace
+
+TEST_CASE("stress harness: one sample per tick, the mode's spans as its engine and delivery") {
+  struct counting_mode final : server::stress_mode {
+    std::int64_t ticks = 0, after = 0;
+    bool in_order = true;
+    server::tick_spans tick() override {
+      in_order = in_order && after == ticks;
+      ++ticks;
+      return {2'000'000 * ticks, 1'000'000};
+    }
+    void sampled() override {
+      in_order = in_order && after + 1 == ticks;
+      ++after;
+    }
+  } mode;
+  const server::sampled_ticks r = server::run_sampled(mode, 4, false);
+  CHECK(r.ticks == 4);
+  CHECK(mode.ticks == 4);
+  CHECK(mode.after == 4);
+  CHECK(mode.in_order);
+  CHECK(r.mspt.sampled == 4);
+  CHECK(r.mspt.emote_avg == doctest::Approx(5.0)); // (2 + 4 + 6 + 8) / 4 ms
+  CHECK(r.mspt.emote_max == doctest::Approx(8.0));
+  CHECK(r.mspt.network_avg == doctest::Approx(1.0));
+  CHECK(r.elapsed_s > 0);
+}
+
+TEST_CASE("stress harness: the report writer nests, separates and rounds") {
+  server::report_json j;
+  j.count("a", 1);
+  j.begin("b");
+  j.number("c", 1.23456);
+  j.begin("d");
+  j.end();
+  j.integer("e", -2);
+  j.end();
+  j.figure("f", server::per_tick{2.5, 3});
+  j.flag("g", true);
+  j.checksum("h", 0xabc);
+  rules::stress_summary s;
+  s.avg = 1;
+  s.p95 = 2;
+  s.max = 3;
+  s.median = 1.5;
+  s.tps.average = 20;
+  j.mspt(s, false);
+  CHECK(j.done() == R"({"a":1,"b":{"c":1.235,"d":{},"e":-2},"f":{"avg":2.5,"max":3},"g":true,)"
+                    R"("h":"0000000000000abc","mspt":{"avg":1,"p95":2,"max":3,"median":1.5},)"
+                    R"("tps":20})"
+                    "\n");
+}
 
 TEST_CASE("stress: every instance runs, every tick is sampled, every recipient reads it all") {
   const auto catalog = fixture_catalog();
