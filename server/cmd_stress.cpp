@@ -157,7 +157,7 @@ int cmd_stress(std::span<const std::string_view> argv) {
     options.compression_threshold = t;
   }
   if (!populated_selected(args)) {
-    for (const std::string_view only : {"area", "seed", "unread"}) {
+    for (const std::string_view only : {"area", "seed", "unread", "pipelined"}) {
       if (args.has(only)) {
         std::fprintf(stderr, "emote-sim stress: --%s needs --players\n", std::string(only).c_str());
         return 2;

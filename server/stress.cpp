@@ -1,6 +1,5 @@
 #include "server/stress.hpp"
 
-#include "server/huge_pages.hpp"
 #include "server/stress_common.hpp"
 #include "server/stress_harness.hpp"
 #include "server/stress_readers.hpp"
@@ -131,8 +130,6 @@ public:
 
     const std::int64_t t0 = now_ns();
     send_whole(run_.create());
-    // The instances' heap on huge pages (server/huge_pages.hpp), as part of creating them.
-    advise_heap_huge_pages();
     const std::int64_t t1 = now_ns();
     r.creation_ms = ms_between(t0, t1);
 

@@ -1,7 +1,6 @@
 #include "server/stress_populated.hpp"
 
 #include "server/cli_args.hpp"
-#include "server/huge_pages.hpp"
 #include "server/stress_common.hpp"
 #include "server/stress_readers.hpp"
 
@@ -28,12 +27,14 @@ namespace {
 constexpr cli_option populated_options_list[] = {
     value_option("players", "N",
                  "populated server: N viewers (protocol 775, view distance 10) walking and\n"
-                 "playing Animations, packets rendered every tick on a second thread, one\n"
-                 "tick behind the Engine (--serial: on this one) (1..100000;\n"
-                 "docs/guide/performance.md \"Populated server\")"),
+                 "playing Animations, the Engine and the renderer stepped on one thread as\n"
+                 "serve steps them (1..100000; docs/guide/performance.md \"Populated server\")"),
     value_option("area", "S",
                  "populated server: the players' square is S x S blocks (default 2000)"),
     value_option("seed", "N", "populated server: the seed of positions, walks and Animations (0)"),
+    flag_option("pipelined",
+                "populated server: render each tick on a second thread while the Engine runs\n"
+                "the next (serve does not; the same packets, one tick later)"),
     flag_option("unread", "populated server: nobody receives packets; the renderer tracks\n"
                           "without building them, as serve does with no packets subscriber"),
 };
@@ -68,7 +69,7 @@ std::string parse_populated_options(const cli_args& args, populated_options& o) 
   if (auto v = args.value("seed"); v && !stress_common::parse_number(*v, o.seed)) {
     return "--seed must be a 64-bit integer";
   }
-  o.pipelined = !args.has("serial"); // --serial: render on the Engine's thread
+  o.pipelined = args.has("pipelined"); // render on a second thread, one tick behind
   o.unread = args.has("unread");
   return {};
 }
@@ -561,8 +562,6 @@ populated_report run_populated(std::shared_ptr<const content::catalog> catalog,
     run.step();
     reader.read(run.packets());
   }
-  // The heap the warm-up built (sessions, renderer state) on huge pages (server/huge_pages.hpp).
-  advise_heap_huge_pages();
   r.setup_ms = ms_between(s0, now_ns());
 
   populated_mode mode(run, reader, pipelined, r);

@@ -7,10 +7,10 @@
 // Per tick (one sample, rules::stress_meter): every player takes one step of its random walk
 // (player.update with position and yaw), players whose Animation ended in the previous frame
 // play it again (emote.play, source api), the Engine steps (engine), the renderer turns the
-// frame into packet entries (render), and the recipient reads them (read). Pipelined (the
-// default), a sample renders tick k on a second thread while this one runs the Engine for tick
-// k+1 and reads tick k-1's entries: the same bytes in the same order, one sample per tick, and
-// the packets of a tick leave one tick later.
+// frame into packet entries (render), and the recipient reads them (read), all on one thread as
+// `serve` steps them. `--pipelined`, a sample renders tick k on a second thread while this one
+// runs the Engine for tick k+1 and reads tick k-1's entries: the same bytes in the same order,
+// one sample per tick, and the packets of a tick leave one tick later.
 //
 // What each player does is fixed by the seed (core::java_random):
 //   * the Animation: rules::stress_assignment over the catalog's Animations sorted by id;
@@ -65,9 +65,10 @@ struct populated_options {
   render::render_config render;       ///< render.md §2 (display_range 160, view distance 10)
   bool paced = true;                  ///< 20 TPS on absolute deadlines; false: back to back
   bool simd = true;                   ///< the recipient reads with AVX2/AVX-512 when it can
-  /// Render and read tick k on a second thread while the Engine runs tick k+1 (the packets are
-  /// the same; a sample is then the longer of the two, see docs/guide/performance.md).
-  bool pipelined = true;
+  /// `--pipelined`: render and read tick k on a second thread while the Engine runs tick k+1
+  /// (the packets are the same; a sample is then the longer of the two, which serve, stepping
+  /// both on one thread, does not reach; docs/guide/performance.md).
+  bool pipelined = false;
   /// `--unread`: nobody receives packets (render.md §6): the renderer tracks as `serve` does
   /// with no packets subscriber, builds no packets, and the recipient reads nothing.
   bool unread = false;

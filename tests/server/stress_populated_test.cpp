@@ -495,12 +495,12 @@ TEST_CASE("populated stress: the report reads every entry") {
   CHECK(json.find("\"mode\":\"populated\"") != std::string::npos);
   CHECK(json.find("\"packets_per_tick\":{\"avg\":") != std::string::npos);
   // Same seed, same bytes read; rendering one tick behind on a second thread reads the same.
-  CHECK(r.pipelined);
+  CHECK_FALSE(r.pipelined); // serve steps the Engine and the renderer on one thread
   CHECK(server::run_populated(load_test_emotes(), o).checksum == r.checksum);
-  o.pipelined = false;
-  const server::populated_report serial = server::run_populated(load_test_emotes(), o);
-  CHECK_FALSE(serial.pipelined);
-  CHECK(serial.checksum == r.checksum);
+  o.pipelined = true;
+  const server::populated_report piped = server::run_populated(load_test_emotes(), o);
+  CHECK(piped.pipelined);
+  CHECK(piped.checksum == r.checksum);
 }
 
 TEST_CASE("populated stress: command-line options") {
@@ -519,6 +519,9 @@ TEST_CASE("populated stress: command-line options") {
   CHECK(o.players == 250);
   CHECK(o.area == 700.5);
   CHECK(o.seed == -3);
+  CHECK_FALSE(o.pipelined); // serve's order: the Engine, then the renderer, on one thread
+  CHECK(parse({"--players", "5", "--pipelined"}, o).second.empty());
+  CHECK(o.pipelined);
   CHECK_FALSE(parse({"--area", "10"}, o).first);
   CHECK(parse({"--players", "0"}, o).second == "--players must be an integer 1..100000");
   CHECK(parse({"--players", "12x"}, o).second == "--players must be an integer 1..100000");

@@ -3,6 +3,7 @@
 // transform texts, the split of instances over two threads, SIMD readers) leaves the bytes alone.
 #include "process.hpp"
 
+#include "bench/huge_pages.hpp"
 #include "engine/content/loader.hpp"
 #include "engine/content/model.hpp"
 #include "engine/core/memo.hpp"
@@ -11,7 +12,6 @@
 #include "protocol/scenario.hpp"
 #include "server/content_loader.hpp"
 #include "server/engine_host.hpp"
-#include "server/huge_pages.hpp"
 #include "server/stress.hpp"
 #include "server/stress_harness.hpp"
 #include "server/stress_readers.hpp"
@@ -454,14 +454,14 @@ TEST_CASE("stress --state-digests: the instances' state digest every tick, a dum
         std::string::npos);
 }
 
-TEST_CASE("stress: the heap advice finds the heap and leaves its contents alone") {
+TEST_CASE("bench_stress: the heap advice finds the heap and leaves its contents alone") {
   // Some megabytes of small allocations, as the instances make, then the advice.
   std::vector<std::unique_ptr<std::array<std::uint32_t, 24>>> blocks;
   for (std::uint32_t i = 0; i < 100000; ++i) {
     blocks.push_back(std::make_unique<std::array<std::uint32_t, 24>>());
     blocks.back()->fill(i);
   }
-  const server::huge_page_result r = server::advise_heap_huge_pages();
+  const bench::huge_page_result r = bench::advise_heap_huge_pages();
 #if defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
   // The C library's allocator puts small blocks on the heap (AddressSanitizer's does not).
   CHECK(r.heap_bytes >= std::size_t{8} << 20);

@@ -1,5 +1,12 @@
-#include "server/huge_pages.hpp"
+#pragma once
+// Transparent huge pages for the heap (Linux), for benchmarks that ask how much of a walk over
+// many small heap allocations is address translation: on 4 KiB pages most such walks miss the
+// translation cache as well as the data cache. The heap is advised for huge pages and collapsed
+// into them (MADV_HUGEPAGE, MADV_COLLAPSE). The daemon does neither, so `emote-sim stress`
+// does not either; bench_stress compares the stress tick with and without. A hint: where the
+// kernel refuses (THP "never", an older kernel) nothing changes but the speed.
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -13,9 +20,17 @@
 #endif
 #endif
 
-namespace emote::server {
+namespace emote::bench {
 
-huge_page_result advise_heap_huge_pages() noexcept {
+/// What advise_heap_huge_pages() did.
+struct huge_page_result {
+  std::size_t heap_bytes = 0; ///< size of the heap mapping found (0: none)
+  bool advised = false;       ///< MADV_HUGEPAGE accepted
+  bool collapsed = false;     ///< MADV_COLLAPSE accepted for the whole range
+};
+
+/// Advise and collapse the process heap ("[heap]" in /proc/self/maps) into huge pages.
+inline huge_page_result advise_heap_huge_pages() noexcept {
   huge_page_result r;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   std::FILE* maps = std::fopen("/proc/self/maps", "r");
@@ -49,11 +64,9 @@ huge_page_result advise_heap_huge_pages() noexcept {
   void* const p = reinterpret_cast<void*>(first);
   const std::size_t n = last - first;
   r.advised = ::madvise(p, n, MADV_HUGEPAGE) == 0;
-#if defined(MADV_COLLAPSE)
   r.collapsed = r.advised && ::madvise(p, n, MADV_COLLAPSE) == 0;
-#endif
 #endif
   return r;
 }
 
-} // namespace emote::server
+} // namespace emote::bench
