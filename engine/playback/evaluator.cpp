@@ -1,6 +1,5 @@
 #include "engine/playback/evaluator.hpp"
 
-#include "engine/core/prefetch.hpp"
 #include "engine/math/easing.hpp"
 #include "engine/math/matrix.hpp"
 #include "engine/math/quat.hpp"
@@ -58,10 +57,6 @@ bool evaluator::begin(std::int64_t t0, std::int32_t loop_count, const eval_env& 
     s.nbt_version = ++version_counter_;
   }
   return evaluate(t0, 0.0, env);
-}
-
-void evaluator::prefetch() const noexcept {
-  core::prefetch_bytes(state_.data(), state_.size() * sizeof(node_state));
 }
 
 bool evaluator::advance_to(std::int64_t t, const eval_env& env) {

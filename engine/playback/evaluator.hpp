@@ -48,9 +48,6 @@ public:
   bool advance_to(std::int64_t t, const eval_env& env);
 
   [[nodiscard]] std::int64_t tick() const noexcept { return t_; }
-  /// Start loading the per-node state the next evaluation walks (playback::prefetch; this
-  /// object must be in cache already, or the call waits for it). A hint only.
-  void prefetch() const noexcept;
   [[nodiscard]] std::int32_t loop_count() const noexcept { return loop_count_; }
 
   [[nodiscard]] const math::mat4f& world(std::int32_t node) const noexcept {

@@ -194,32 +194,6 @@ playback::playback(std::shared_ptr<const prepared_emote> emote, start_info info)
 
 playback::~playback() = default;
 
-void playback::prefetch(prefetch_stage stage) const noexcept {
-  // Only the later stages read members (the object stage must not wait for this object).
-  const auto current = [this] { return compiled_ ? segment_eval_ : cycle_; };
-  switch (stage) {
-  case prefetch_stage::object:
-    // The members every tick reads (playback.hpp: from the first to info_'s caches).
-    core::prefetch_bytes(this,
-                         static_cast<std::size_t>(reinterpret_cast<const char*>(&info_.caches + 1) -
-                                                  reinterpret_cast<const char*>(this)));
-    break;
-  case prefetch_stage::tables:
-    core::prefetch_bytes(nodes_.data(), nodes_.size() * sizeof(node_rt));
-    core::prefetch_bytes(handles_.data(), handles_.size() * sizeof(handle_rt));
-    core::prefetch_bytes(handle_ids_.data(), handle_ids_.size() * sizeof(api::handle_id));
-    if (const evaluator* e = current(); e != nullptr) {
-      core::prefetch_bytes(e, sizeof *e);
-    }
-    break;
-  case prefetch_stage::evaluator:
-    if (const evaluator* e = current(); e != nullptr) {
-      e->prefetch();
-    }
-    break;
-  }
-}
-
 bool playback::follows() const noexcept {
   if (external_placement_ || stopped_) {
     return false;

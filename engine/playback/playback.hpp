@@ -137,17 +137,6 @@ public:
   /// recompute and leave the kept one alone, to check it).
   [[nodiscard]] std::uint64_t displays_digest(bool fresh) const;
 
-  /// The stages of prefetch(): each reads only what the stage before brought into cache.
-  enum class prefetch_stage : std::uint8_t {
-    object,   ///< this object
-    tables,   ///< its node and handle tables and its current evaluator object
-    evaluator ///< that evaluator's per-node state
-  };
-  /// Start loading part of the state the next advance() and emit() walk: a stress run calls the
-  /// stages for the instances a few places ahead of the one it works on, the later stages for
-  /// the nearer ones (a stage reads pointers the stage before loaded). A hint only.
-  void prefetch(prefetch_stage stage) const noexcept;
-
   // ----- test hook
   /// Replace the selection generator (playback.md §3.1 allows a scripted source in tests). The
   /// source must outlive the playback.
@@ -231,8 +220,8 @@ private:
   eval_env env_for(const tick_context& ctx) noexcept;
 
   // What every tick of every playback reads comes first, up to and including info_'s session and
-  // caches: a stress run walks thousands of playbacks per tick and prefetches only that part
-  // (prefetch()). The rest is read at starts, segment entries, changes and for state digests.
+  // caches, on as few cache lines as it can be. The rest is read at starts, segment entries,
+  // changes and for state digests.
   std::shared_ptr<const prepared_emote> emote_;
   op_budget ops_;                  ///< this tick's operation budgets
   api::tick_number ops_tick_ = -1; ///< the tick ops_ belongs to

@@ -159,28 +159,8 @@ struct stress_run::impl {
     // Each instance emits right after it advances, while its state is still in cache. Instances
     // do not interact (no players, no commands), so this frame equals advancing all, then
     // emitting all.
-    // The next instances' state lies elsewhere on the heap: it starts loading while this one
-    // works, in stages (the object three ahead, its tables two ahead, its evaluator's state one
-    // ahead) so that no stage waits for a pointer still on its way.
-    using stage = playback::playback::prefetch_stage;
-    const auto ahead = [&](std::size_t k, stage st) {
-      if (k >= b && k < e && instances[k].pb) {
-        instances[k].pb->prefetch(st);
-      }
-    };
-    // The stages issued before working on instance i; the calls for i = b - 3 .. b - 1 fill the
-    // pipeline (indices outside [b, e), wrapped past zero or not, are skipped).
-    const auto stages_before = [&](std::size_t i) {
-      ahead(i + 3, stage::object);
-      ahead(i + 2, stage::tables);
-      ahead(i + 1, stage::evaluator);
-    };
-    for (std::size_t k = 3; k > 0; --k) {
-      stages_before(b - k);
-    }
     for (std::size_t i = b; i < e; ++i) {
       instance& in = instances[i];
-      stages_before(i);
       if (!in.pb) {
         continue;
       }
