@@ -4,6 +4,8 @@
 // with an accept pending is safe.
 #include "server/accept_loop.hpp"
 
+#include "descriptors.hpp"
+
 #include <doctest/doctest.h>
 
 #include <boost/asio/io_context.hpp>
@@ -11,8 +13,6 @@
 
 #include <chrono>
 #include <optional>
-#include <sys/resource.h>
-#include <unistd.h>
 #include <vector>
 
 using namespace emote::server;
@@ -95,39 +95,26 @@ TEST_CASE("accept_loop: out of descriptors it waits the backoff, then accepts wh
   asio::io_context io;
   tcp::acceptor a = bound_acceptor(io);
   const tcp::endpoint at = a.local_endpoint();
-  std::vector<tcp::socket> taken;
+  std::vector<tcp::socket> accepted;
   auto loop = loop_type::start(
-      io, std::move(a), [&](tcp::socket s) { taken.push_back(std::move(s)); }, 100ms);
-  rlimit old{};
-  REQUIRE(::getrlimit(RLIMIT_NOFILE, &old) == 0);
-  rlimit low = old;
-  low.rlim_cur = 256;
-  REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
+      io, std::move(a), [&](tcp::socket s) { accepted.push_back(std::move(s)); }, 100ms);
   // Every descriptor but one taken; the client's socket takes that one, so accepting fails until
   // they are given back.
-  std::vector<int> fillers;
-  for (int fd = ::dup(0); fd >= 0; fd = ::dup(0)) {
-    fillers.push_back(fd);
-  }
-  ::close(fillers.back());
-  fillers.pop_back();
+  emote::server::testing::descriptors_taken taken;
   std::optional<tcp::socket> client;
   client.emplace(io);
   boost::system::error_code ec;
   client->connect(at, ec);
   io.run_for(600ms);
   const auto failures = loop->counted().failures;
-  const auto accepted_while_full = taken.size();
-  for (const int fd : fillers) {
-    ::close(fd);
-  }
-  REQUIRE(::setrlimit(RLIMIT_NOFILE, &old) == 0);
+  const auto accepted_while_full = accepted.size();
+  taken.give_back();
   REQUIRE_FALSE(ec);
   CHECK(accepted_while_full == 0);
   CHECK(failures >= 2);  // it tried again…
   CHECK(failures <= 12); // …every 100 ms, not in a tight loop
   io.run_for(300ms);
-  CHECK(taken.size() == 1); // the connection that waited is accepted once descriptors are back
+  CHECK(accepted.size() == 1); // the connection that waited is accepted once descriptors are back
   loop->close();
   io.run_for(50ms);
 }

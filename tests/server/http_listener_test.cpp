@@ -3,6 +3,7 @@
 // the observer WebSocket bridged to a real hub over the synthetic simulation.
 #include "server/http_listener.hpp"
 
+#include "descriptors.hpp"
 #include "server/hub.hpp"
 #include "server/line_client.hpp"
 #include "synthetic_host.hpp"
@@ -273,20 +274,10 @@ TEST_CASE("http: out of descriptors, the accept loop backs off instead of spinni
   http_settings s;
   s.accept_backoff = 100ms;
   http_fixture f(r, s);
-  rlimit old{};
-  REQUIRE(::getrlimit(RLIMIT_NOFILE, &old) == 0);
   // Every descriptor but one taken; the client's socket takes that one, so the server's accept
   // fails until they are given back.
-  rlimit low = old;
-  low.rlim_cur = 256;
-  REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
-  std::vector<int> fillers;
-  for (int fd = ::dup(0); fd >= 0; fd = ::dup(0)) {
-    fillers.push_back(fd);
-  }
+  emote::server::testing::descriptors_taken taken;
   std::optional<line_client> blocked;
-  ::close(fillers.back());
-  fillers.pop_back();
   {
     auto b = line_client::connect(f.addr, 2s);
     if (b.ok()) {
@@ -296,10 +287,7 @@ TEST_CASE("http: out of descriptors, the accept loop backs off instead of spinni
   REQUIRE(blocked.has_value());
   std::this_thread::sleep_for(600ms);
   const auto failures = f.stats().accept_failures;
-  for (int fd : fillers) {
-    ::close(fd);
-  }
-  REQUIRE(::setrlimit(RLIMIT_NOFILE, &old) == 0);
+  taken.give_back();
   CHECK(failures >= 2);  // it tried again…
   CHECK(failures <= 12); // …every 100 ms, not in a tight loop
   blocked->send_raw("GET /metrics HTTP/1.1\r\n\r\n");
