@@ -1099,7 +1099,7 @@ std::string duplicate_key(const Value& v, const std::string& path, bool root) {
 core::failure<decode_failure> failed(request_id id, api::error_code code, std::string message,
                                      std::string path = {}) {
   return core::failure{
-      decode_failure{std::move(id), api::error{code, std::move(message), std::move(path), {}}}};
+      decode_failure{std::move(id), api::error{code, std::move(message), std::move(path), {}}, {}}};
 }
 
 /// The string member `key` of a request when it is a string a reply may echo (at most
@@ -1149,7 +1149,7 @@ core::result<request, decode_failure> decode_object(rapidjson::Document& doc, re
   if (!body) {
     api::error e = c.error ? std::move(*c.error)
                            : api::error{api::error_code::internal, "decoder failed", {}, {}};
-    return core::failure{decode_failure{std::move(r.id), std::move(e)}};
+    return core::failure{decode_failure{std::move(r.id), std::move(e), {}}};
   }
   r.body = std::move(*body);
 
