@@ -41,7 +41,7 @@ std::string json_log_line(long long unix_ms, std::string_view level, std::string
   const int millis = static_cast<int>(unix_ms - static_cast<long long>(seconds) * 1000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
-  char time[40];
+  char time[96]; // room for any int in each field, so the format is never cut
   std::snprintf(time, sizeof time, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
                 utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
   std::string out;
