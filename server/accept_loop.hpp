@@ -21,6 +21,9 @@
 
 namespace emote::server {
 
+/// The wait after a failure for want of descriptors, for listeners that do not configure one.
+inline constexpr std::chrono::milliseconds default_accept_backoff{100};
+
 /// Whether an accept failed for want of resources (then the loop waits before trying again).
 inline bool accept_out_of_resources(const boost::system::error_code& ec) noexcept {
   namespace error = boost::asio::error;

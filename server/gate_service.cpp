@@ -79,7 +79,8 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
   /// the tick, and always before anything later read from either side is handled.
   std::string injecting;
   std::vector<std::uint32_t> injecting_sizes;
-  bool inject_posted = false; ///< an inject_pending is queued on the io_context
+  bool inject_posted = false;         ///< an inject_pending is queued on the io_context
+  api::tick_number set_aside_at = -1; ///< the last tick that set packets aside for it
   struct side {
     std::string queue;   ///< bytes not yet handed to async_write
     std::string writing; ///< bytes in flight
@@ -442,9 +443,6 @@ gate_service::~gate_service() {
 
 namespace {
 
-/// How long a gate's accept loop waits after a failure for want of descriptors.
-constexpr std::chrono::milliseconds gate_accept_backoff{100};
-
 /// A client the gate accepted: its pair, connecting to the backend and reading the client.
 void start_pair(gate_service& svc, gate_service::gate& g, tcp::socket sock) {
   if (g.closing) {
@@ -517,7 +515,7 @@ std::optional<std::string> gate_service::open(const std::vector<protocol::gate_c
     g->acceptor = accept_loop<tcp::acceptor, tcp::socket>::start(
         io_, std::move(acceptor),
         [this, gp](tcp::socket sock) { start_pair(*this, *gp, std::move(sock)); },
-        gate_accept_backoff);
+        default_accept_backoff);
     gates_.push_back(std::move(g));
   }
   return std::nullopt;
@@ -579,7 +577,10 @@ void gate_service::after_tick(const protocol::tick_output& t) {
           continue;
         }
         if (auto p = it->second.lock(); p && !p->closing) {
-          if (p->injecting_sizes.empty()) {
+          // Once per tick, also when earlier ticks' packets still wait (a clock.step of many
+          // ticks), so the buffer limit below sees every player that grew.
+          if (p->set_aside_at != t.tick()) {
+            p->set_aside_at = t.tick();
             touched.push_back(p);
           }
           p->injecting.append(bytes);

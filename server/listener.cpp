@@ -39,9 +39,6 @@ std::string prepare_peer(connection::socket_type& socket, const listen_address& 
   return peer;
 }
 
-/// How long the accept loop waits after a failure for want of descriptors.
-constexpr std::chrono::milliseconds accept_backoff{100};
-
 /// Accepted sockets are generic stream sockets, whichever kind of address was bound.
 template <class Acceptor>
 class basic_listener final : public listener {
@@ -57,7 +54,7 @@ public:
               std::string peer = prepare_peer(socket, b);
               fn(std::move(socket), std::move(peer));
             },
-            accept_backoff)) {}
+            default_accept_backoff)) {}
   ~basic_listener() override { basic_listener::close(); }
   basic_listener(const basic_listener&) = delete;
   basic_listener& operator=(const basic_listener&) = delete;
