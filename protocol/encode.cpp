@@ -27,24 +27,15 @@ using api::dvec3;
 
 template <std::size_t N>
 void floats(json_out& o, const std::array<float, N>& a) {
-  o.ch('[');
-  for (std::size_t i = 0; i < N; ++i) {
-    if (i != 0) {
-      o.ch(',');
-    }
-    o.f32(a[i]);
-  }
-  o.ch(']');
+  json::array(o, a, [](json_out& out, float f) { out.f32(f); });
 }
 
 void vec3(json_out& o, const dvec3& v) {
-  o.ch('[');
-  o.f64(v.x);
-  o.ch(',');
-  o.f64(v.y);
-  o.ch(',');
-  o.f64(v.z);
-  o.ch(']');
+  json::array(o, std::array{v.x, v.y, v.z}, [](json_out& out, double d) { out.f64(d); });
+}
+
+void integers(json_out& o, const auto& list) {
+  json::array(o, list, [](json_out& out, auto n) { out.i64(n); });
 }
 
 void write_transform(json_out& o, const api::transform_record& t, bool matrix) {
@@ -282,11 +273,9 @@ struct event_writer {
       key_str(R"(,"part":)", e.skin->part);
       o.raw(R"(,"order":)");
       o.i64(e.skin->order);
-      o.raw(R"(,"rows":[)");
-      o.i64(e.skin->rows[0]);
-      o.ch(',');
-      o.i64(e.skin->rows[1]);
-      o.raw("]}");
+      o.raw(R"(,"rows":)");
+      integers(o, e.skin->rows);
+      o.ch('}');
     }
     o.ch('}');
   }
@@ -338,14 +327,9 @@ struct event_writer {
   void operator()(const api::ev_display_remove& e) {
     o.raw(R"({"type":"display.remove")");
     session(e.session);
-    o.raw(R"(,"handles":[)");
-    for (std::size_t i = 0; i < e.handles.size(); ++i) {
-      if (i != 0) {
-        o.ch(',');
-      }
-      o.i64(e.handles[i]);
-    }
-    o.raw("]}");
+    o.raw(R"(,"handles":)");
+    integers(o, e.handles);
+    o.ch('}');
   }
 
   void operator()(const api::ev_playback_started& e) {
@@ -510,9 +494,12 @@ void encode_frame_head(std::string& out, api::tick_number tick) {
   frame_head(o, tick);
 }
 
-void encode_events(std::string& out, std::span<const api::event> events, bool matrix,
-                   const core::cache_options& caches) {
-  json_out o(out);
+namespace {
+
+/// The events, each after `sep`: encode_events and encode_frame (whose warnings follow in the
+/// same list) share it.
+void write_events(json_out& o, json::separator& sep, std::span<const api::event> events,
+                  bool matrix, const core::cache_options& caches) {
   event_writer w{o, matrix, caches, std::nullopt};
   // The transform texts' memo slots are loaded a few events ahead of their use; the hashes
   // computed for that wait in a ring until their event is written.
@@ -530,31 +517,37 @@ void encode_events(std::string& out, std::span<const api::event> events, bool ma
     if (prefetch && i + ahead < events.size()) {
       hashes[(i + ahead) % ring] = prefetch_transform(events[i + ahead]);
     }
-    if (i != 0) {
-      o.ch(',');
-    }
+    sep(o);
     w.transform_hash = prefetch ? hashes[i % ring] : std::nullopt;
     std::visit(w, events[i]);
   }
 }
 
+} // namespace
+
+void encode_events(std::string& out, std::span<const api::event> events, bool matrix,
+                   const core::cache_options& caches) {
+  json_out o(out);
+  json::separator sep;
+  write_events(o, sep, events, matrix, caches);
+}
+
 void encode_frame(std::string& out, const tick_output& t, bool matrix,
                   const core::cache_options& caches) {
   encode_frame_head(out, t.tick());
+  json_out o(out);
+  json::separator sep;
   try {
-    encode_events(out, t.frame->events, matrix, caches);
+    write_events(o, sep, t.frame->events, matrix, caches);
   } catch (core::cache_mismatch& e) {
     e.tick = t.tick();
     throw;
   }
   // render.md §5.4: the renderer's warnings come last.
-  json_out o(out);
   event_writer w{o, matrix, caches, std::nullopt};
-  for (std::size_t i = 0; i < t.warnings.size(); ++i) {
-    if (i != 0 || !t.frame->events.empty()) {
-      o.ch(',');
-    }
-    w(t.warnings[i]);
+  for (const api::ev_render_warning& warning : t.warnings) {
+    sep(o);
+    w(warning);
   }
   out.append(frame_tail);
 }
@@ -711,6 +704,7 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
   json_out o(out);
   frame_head(o, frame_->tick);
   event_writer w{o, filter.matrix, caches_, std::nullopt};
+  json::separator sep;
   count = 0;
   const auto& events = frame_->events;
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -727,9 +721,7 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
     if (!filter.players.empty() && !about_players(events[i], filter.players)) {
       continue;
     }
-    if (count != 0) {
-      o.ch(',');
-    }
+    sep(o);
     std::visit(w, events[i]);
     ++count;
   }
@@ -742,9 +734,7 @@ void frame_encoder::write(std::string& out, const frame_filter& filter, std::siz
       if (!filter.players.empty() && !about_players(api::event(warning), filter.players)) {
         continue;
       }
-      if (count != 0) {
-        o.ch(',');
-      }
+      sep(o);
       w(warning);
       ++count;
     }
@@ -825,12 +815,9 @@ struct audience_index {
 };
 
 void write_names(json_out& o, std::span<const std::uint32_t> to, const frame_packets& packets) {
-  bool first = true;
+  json::separator sep;
   for (const std::uint32_t who : to) {
-    if (!first) {
-      o.ch(',');
-    }
-    first = false;
+    sep(o);
     o.str(who < packets.names.size() ? std::string_view(packets.names[who]) : "");
   }
 }
@@ -848,15 +835,18 @@ void encode_packets_member(std::string& out, const frame_packets& packets, bool 
     }
     const render::render_output& r = *packets.output;
     const audience_index index(r);
-    for (std::size_t k = 0; k < index.lists.size(); ++k) {
-      o.raw(k == 0 ? "[" : ",[");
-      write_names(o, index.lists[k], packets);
+    for (json::separator sep; const auto& list : index.lists) {
+      sep(o);
+      o.ch('[');
+      write_names(o, list, packets);
       o.ch(']');
     }
     o.raw(R"(],"packets":[)");
+    json::separator sep;
     for (std::size_t i = 0; i < r.entries.size(); ++i) {
       const render::packet_entry& e = r.entries[i];
-      o.raw(i == 0 ? R"({"audience":)" : R"(,{"audience":)");
+      sep(o);
+      o.raw(R"({"audience":)");
       o.i64(index.of_entry[i]);
       o.raw(R"(,"protocol":)");
       o.i64(e.protocol);
@@ -870,9 +860,9 @@ void encode_packets_member(std::string& out, const frame_packets& packets, bool 
   o.raw(R"(,"packets":[)");
   if (packets.output != nullptr) {
     const render::render_output& r = *packets.output;
-    for (std::size_t i = 0; i < r.entries.size(); ++i) {
-      const render::packet_entry& e = r.entries[i];
-      o.raw(i == 0 ? R"({"to":[)" : R"(,{"to":[)");
+    for (json::separator sep; const render::packet_entry& e : r.entries) {
+      sep(o);
+      o.raw(R"({"to":[)");
       write_names(o, r.to(e), packets);
       o.raw(R"(],"protocol":)");
       o.i64(e.protocol);
@@ -1047,21 +1037,19 @@ void encode_welcome(std::string& out, const welcome_info& w) {
       {"bundle_delimiter", "spawn_entity", "entity_metadata", "entity_destroy",
        "sync_entity_position", "entity_teleport", "entity_look", "entity_equipment"}};
   o.raw(R"(,"minecraft":{)");
-  const char* sep = "";
+  json::separator sep;
   for (const auto* v : render::versions()) {
-    o.raw(sep);
-    sep = ",";
+    sep(o);
     o.str(std::to_string(v->protocol));
     o.raw(R"(:{"version":)");
     o.str(v->minecraft);
     o.raw(R"(,"packets":{)");
-    const char* psep = "";
+    json::separator psep;
     for (std::size_t k = 0; k < render::packet_kind_count; ++k) {
       if (v->packet_ids[k] < 0) {
         continue;
       }
-      o.raw(psep);
-      psep = ",";
+      psep(o);
       o.str(packet_names(static_cast<render::packet_kind>(k)));
       o.raw(":");
       o.i64(v->packet_ids[k]);
@@ -1089,9 +1077,9 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
                           std::span<const render::display_info> displays) {
   json_out o(out);
   o.raw(R"(,"players":[)");
-  for (std::size_t i = 0; i < s.players.size(); ++i) {
-    const auto& p = s.players[i];
-    o.raw(i == 0 ? R"({"player":)" : R"(,{"player":)");
+  for (json::separator sep; const auto& p : s.players) {
+    sep(o);
+    o.raw(R"({"player":)");
     o.str(p.player);
     o.raw(R"(,"session":)");
     if (p.session) {
@@ -1120,9 +1108,9 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     o.ch('}');
   }
   o.raw(R"(],"sessions":[)");
-  for (std::size_t i = 0; i < s.sessions.size(); ++i) {
-    const auto& e = s.sessions[i];
-    o.raw(i == 0 ? R"({"session":)" : R"(,{"session":)");
+  for (json::separator sep; const auto& e : s.sessions) {
+    sep(o);
+    o.raw(R"({"session":)");
     o.i64(e.session);
     o.raw(R"(,"emote":)");
     o.str(e.emote);
@@ -1141,9 +1129,9 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     o.ch('}');
   }
   o.raw(R"(],"cooldowns":[)");
-  for (std::size_t i = 0; i < s.cooldowns.size(); ++i) {
-    const auto& c = s.cooldowns[i];
-    o.raw(i == 0 ? R"({"player":)" : R"(,{"player":)");
+  for (json::separator sep; const auto& c : s.cooldowns) {
+    sep(o);
+    o.raw(R"({"player":)");
     o.str(c.player);
     o.raw(R"(,"emote":)");
     o.str(c.emote);
@@ -1154,9 +1142,9 @@ void encode_state_members(std::string& out, const sim::state_snapshot& s,
     o.ch('}');
   }
   o.raw(R"(],"displays":[)");
-  for (std::size_t i = 0; i < displays.size(); ++i) {
-    const auto& d = displays[i];
-    o.raw(i == 0 ? R"({"handle":)" : R"(,{"handle":)");
+  for (json::separator sep; const auto& d : displays) {
+    sep(o);
+    o.raw(R"({"handle":)");
     o.i64(d.handle);
     o.raw(R"(,"session":)");
     o.i64(d.session);
@@ -1210,9 +1198,10 @@ void summary_fields(json_out& o, const emote_summary& e, std::string_view id_key
 void encode_emote_list_members(std::string& out, const std::vector<emote_summary>& list) {
   json_out o(out);
   o.raw(R"(,"emotes":[)");
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    o.raw(i == 0 ? "{" : ",{");
-    summary_fields(o, list[i]);
+  for (json::separator sep; const emote_summary& summary : list) {
+    sep(o);
+    o.ch('{');
+    summary_fields(o, summary);
     o.ch('}');
   }
   o.ch(']');
@@ -1240,13 +1229,13 @@ void encode_reload_members(std::string& out, std::int64_t loaded,
   o.raw(R"(,"loaded":)");
   o.i64(loaded);
   o.raw(R"(,"skipped":[)");
-  bool first = true;
+  json::separator sep;
   for (const auto& d : skipped) {
     if (d.severity != core::severity::error) {
       continue;
     }
-    o.raw(first ? R"({"file":)" : R"(,{"file":)");
-    first = false;
+    sep(o);
+    o.raw(R"({"file":)");
     o.str(d.file);
     o.raw(R"(,"path":)");
     o.str(d.path);

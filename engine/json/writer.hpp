@@ -16,7 +16,8 @@
 
 namespace emote::json {
 
-/// Appends JSON to a std::string. The caller writes separators; the helpers write values.
+/// Appends JSON to a std::string. The helpers write values; `separator` and `array` below write
+/// the commas between items and members, so no caller places one by hand.
 class json_out {
 public:
   explicit json_out(std::string& buffer) noexcept : b_(&buffer) {}
@@ -46,6 +47,35 @@ public:
 private:
   std::string* b_;
 };
+
+/// The separator of one array's items or one object's members: calling it writes nothing the
+/// first time and ',' every later time. One per array or object being written.
+class separator {
+public:
+  void operator()(json_out& o) {
+    if (written_) {
+      o.ch(',');
+    }
+    written_ = true;
+  }
+  /// No item was written yet.
+  [[nodiscard]] bool empty() const noexcept { return !written_; }
+
+private:
+  bool written_ = false;
+};
+
+/// `[`, the items, `]`: `each(o, item)` writes one item, the separators are the writer's.
+template <class Range, class Each>
+void array(json_out& o, const Range& items, Each&& each) {
+  o.ch('[');
+  separator sep;
+  for (const auto& item : items) {
+    sep(o);
+    each(o, item);
+  }
+  o.ch(']');
+}
 
 /// Compact text of a value (a convenience over json_out::value).
 std::string to_json(const rapidjson::Value& v);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 using namespace emote::json;
 
@@ -271,4 +272,32 @@ TEST_CASE("masking numbers beyond binary64 never makes an invalid text valid") {
   CHECK(parse_wire("[1e400 true]", d));
   REQUIRE_FALSE(parse_wire("[true,1e400,false,-2]", d));
   CHECK(d[3].GetInt() == -2);
+}
+
+TEST_CASE("separators: nothing before the first item, one comma before each later one") {
+  std::string out;
+  json_out o(out);
+  separator sep;
+  CHECK(sep.empty());
+  o.ch('{');
+  for (const char* key : {"a", "b", "c"}) {
+    sep(o);
+    o.str(key);
+    o.ch(':');
+    o.i64(1);
+  }
+  o.ch('}');
+  CHECK_FALSE(sep.empty());
+  CHECK(out == R"({"a":1,"b":1,"c":1})");
+
+  out.clear();
+  array(o, std::vector<int>{}, [](json_out& w, int n) { w.i64(n); });
+  o.ch(' ');
+  array(o, std::vector<int>{7}, [](json_out& w, int n) { w.i64(n); });
+  o.ch(' ');
+  array(o, std::vector<std::vector<int>>{{1, 2}, {}, {3}},
+              [](json_out& w, const std::vector<int>& inner) {
+                array(w, inner, [](json_out& x, int n) { x.i64(n); });
+              });
+  CHECK(out == "[] [7] [[1,2],[],[3]]");
 }
