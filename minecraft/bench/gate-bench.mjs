@@ -9,6 +9,9 @@
 //     backend puts CLOCK_MONOTONIC (process.hrtime) into a keep_alive's id just before it writes,
 //     the client reads it when minecraft-protocol has decoded the packet; percentiles per phase;
 //     the gate's and socat's added latency are their percentiles minus the direct phase's;
+//   * the gate's own forward delay (gate.md §8, emote_sim_gate_forward_delay_seconds from /metrics
+//     over the window: from a backend read to the completed write of its bytes to the client),
+//     p99 interpolated inside its bucket;
 //   * the engine's tick (emote_sim_tick_duration_seconds from /metrics over the window: mean, and
 //     p95 interpolated inside the histogram's bucket as Prometheus' histogram_quantile does) with
 //     the gate's players, against the same players and emotes driven over the socket protocol.
@@ -27,7 +30,11 @@
 // packets a second (12 KiB of chunk data, compressed) as a walking player's view brings in chunks.
 //
 // Usage: node bench/gate-bench.mjs [path/to/emote-sim] [--clients N] [--seconds S] [--rounds R]
-//          [--group G] [--chunks C] [--json FILE] [--smoke]
+//          [--group G] [--chunks C] [--pin] [--json FILE] [--smoke]
+// --pin: the forwarders (emote-sim, socat and its children) on the last CPU, the benchmark's own
+// processes (this one, the backend, the probe clients) on the others (taskset), so that a
+// forwarder's latency and the engine's tick are not its share of cores the load generator fills:
+// the sidecar with a core of its own that a pod's CPU request gives it. Needs 2 CPUs or more.
 // --smoke: 3 clients, 1 s windows, one round, and a check that every phase delivered traffic
 // (scripts/test-minecraft runs it so the benchmark keeps working); the figures mean nothing then.
 // The socat binary must be on PATH (scripts/setup installs it).
@@ -53,7 +60,7 @@ const EMOTE = 'mc:showcase' // a looping emote that movement does not stop (test
 const TICK_MS = 50
 
 function options (argv) {
-  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, bin: null }
+  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, bin: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -73,6 +80,7 @@ function options (argv) {
     else if (a === '--chunks') o.chunks = count(0, 100)
     else if (a === '--json') o.json = value()
     else if (a === '--smoke') o.smoke = true
+    else if (a === '--pin') o.pin = true
     else if (a === '--backend') o.backend = true
     else if (a === '--probe') o.probe = true
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`)
@@ -315,20 +323,27 @@ async function startBackendProcess (o) {
 // ---------------------------------------------------------------------------------------------
 // /metrics: the tick histogram.
 
-async function tickHistogram (metricsPort) {
+// The engine's tick histogram and the gate's forward delay histogram (gate.md §8), from one read
+// of /metrics.
+async function histograms (metricsPort) {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
-  const buckets = []
-  let sum = 0
-  let count = 0
-  for (const line of text.split('\n')) {
-    let m = /^emote_sim_tick_duration_seconds_bucket\{le="([^"]+)"\} (\d+)/.exec(line)
-    if (m) buckets.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])])
-    m = /^emote_sim_tick_duration_seconds_sum (\S+)/.exec(line)
-    if (m) sum = Number(m[1])
-    m = /^emote_sim_tick_duration_seconds_count (\S+)/.exec(line)
-    if (m) count = Number(m[1])
+  const read = (name, labels) => {
+    const buckets = []
+    let sum = 0
+    let count = 0
+    const bucket = new RegExp(`^${name}_bucket\\{${labels ? `${labels},` : ''}le="([^"]+)"\\} (\\d+)`)
+    const total = (what) => new RegExp(`^${name}_${what}${labels ? `\\{${labels}\\}` : ''} (\\S+)`)
+    for (const line of text.split('\n')) {
+      let m = bucket.exec(line)
+      if (m) buckets.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])])
+      m = total('sum').exec(line)
+      if (m) sum = Number(m[1])
+      m = total('count').exec(line)
+      if (m) count = Number(m[1])
+    }
+    return { buckets, sum, count }
   }
-  return { buckets, sum, count }
+  return { tick: read('emote_sim_tick_duration_seconds', ''), forward: read('emote_sim_gate_forward_delay_seconds', 'gate="bench"') }
 }
 
 // The engine's load and the gate's traffic (gauges and counters of /metrics).
@@ -344,25 +359,32 @@ async function gauges (metricsPort) {
   }
 }
 
-// The window's ticks: count, mean and the p95 interpolated linearly inside its bucket.
-function tickWindow (a, b) {
+// A histogram's window (b minus a): count, mean and the q quantile interpolated linearly inside
+// its bucket, as Prometheus' histogram_quantile does. `key` names the quantile's members.
+function histogramWindow (a, b, q, key) {
   const count = b.count - a.count
-  const buckets = b.buckets.map(([le, n], i) => [le, n - a.buckets[i][1]])
-  const out = { ticks: count, mean_ms: count ? ((b.sum - a.sum) / count) * 1000 : NaN, p95_ms: NaN, p95_bucket: null }
-  const rank = 0.95 * count
+  const buckets = b.buckets.map(([le, n], i) => [le, n - (a.buckets[i]?.[1] ?? 0)])
+  const out = { count, mean_ms: count ? ((b.sum - a.sum) / count) * 1000 : NaN, [`${key}_ms`]: NaN, [`${key}_bucket`]: null }
+  const rank = q * count
   let lower = 0
   let below = 0
   for (const [le, n] of buckets) {
     if (n >= rank && count > 0) {
-      if (le === Infinity) { out.p95_ms = lower * 1000; out.p95_bucket = `>${lower * 1000}`; break }
-      out.p95_ms = (lower + ((le - lower) * (rank - below)) / Math.max(1, n - below)) * 1000
-      out.p95_bucket = `${lower * 1000}..${le * 1000}`
+      if (le === Infinity) { out[`${key}_ms`] = lower * 1000; out[`${key}_bucket`] = `>${lower * 1000}`; break }
+      out[`${key}_ms`] = (lower + ((le - lower) * (rank - below)) / Math.max(1, n - below)) * 1000
+      out[`${key}_bucket`] = `${lower * 1000}..${le * 1000}`
       break
     }
     lower = le
     below = n
   }
   return out
+}
+
+// The window's ticks: count, mean and the p95.
+function tickWindow (a, b) {
+  const { count, ...rest } = histogramWindow(a, b, 0.95, 'p95')
+  return { ticks: count, ...rest }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -605,6 +627,17 @@ async function main () {
     cleanups.push(() => clearInterval(clients.walker))
     const probe = startProbeProcess(o)
     cleanups.push(() => probe.child.kill())
+    if (o.pin) {
+      const cpus = os.cpus().length
+      if (cpus < 2) throw new Error('--pin needs 2 CPUs or more')
+      const last = String(cpus - 1)
+      const rest = cpus === 2 ? '0' : `0-${cpus - 2}`
+      const pin = (cpu, pid) => execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' })
+      for (const pid of [simPid, socat.child.pid]) pin(last, pid)
+      for (const pid of [process.pid, backend.child.pid, probe.child.pid]) pin(rest, pid)
+      result.pinned = { forwarders: last, benchmark: rest }
+      log(`pinned: emote-sim and socat on CPU ${last}, the benchmark's processes on CPU ${rest}`)
+    }
     const phases = ['direct', 'socat', 'gate', 'gate+emotes', 'socket+emotes']
     const gateConnections = async () => {
       const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
@@ -633,7 +666,7 @@ async function main () {
         await sleep(o.smoke ? 500 : 3000) // warm-up: emotes spawned, buffers grown
         const before = {
           sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
-          clients: selfCpu(), ticks: await tickHistogram(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
+          clients: selfCpu(), metrics: await histograms(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
           gauges: await gauges(metricsPort), at: performance.now()
         }
         clients.samples = []
@@ -647,7 +680,7 @@ async function main () {
         const socketSamples = probed.socketSamples.sort((a, b) => a - b)
         const after = {
           sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
-          clients: selfCpu(), ticks: await tickHistogram(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
+          clients: selfCpu(), metrics: await histograms(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
           gauges: await gauges(metricsPort), at: performance.now()
         }
         const wall = (after.at - before.at) / 1000
@@ -668,7 +701,9 @@ async function main () {
             p99: percentile(socketSamples, 0.99), max: socketSamples.at(-1) ?? NaN
           },
           backend: { writes: after.stats.writes - before.stats.writes, frames: after.stats.frames - before.stats.frames, mbytes: (after.stats.bytes - before.stats.bytes) / 1e6, skipped: after.stats.skipped - before.stats.skipped },
-          tick: tickWindow(before.ticks, after.ticks),
+          tick: tickWindow(before.metrics.tick, after.metrics.tick),
+          // gate.md §8: from a backend read to the completed write of its bytes to the client.
+          forward_delay: histogramWindow(before.metrics.forward, after.metrics.forward, 0.99, 'p99'),
           engine: { players: before.gauges.players, sessions: before.gauges.sessions, displays: before.gauges.displays },
           gate_mbytes: {
             to_client: (after.gauges.gate_to_client - before.gauges.gate_to_client) / 1e6,
@@ -687,6 +722,7 @@ async function main () {
           `p99 ${l.p99.toFixed(3)} (${l.samples}) | probe p50 ${r.probe_latency_ms.p50.toFixed(3)} p90 ${r.probe_latency_ms.p90.toFixed(3)} ` +
           `p99 ${r.probe_latency_ms.p99.toFixed(3)} (${r.probe_latency_ms.samples}) | ${r.backend.mbytes.toFixed(1)} MB, ${r.backend.frames} frames, ${r.backend.skipped} skipped | ` +
           `tick mean ${r.tick.mean_ms.toFixed(3)} p95 ${r.tick.p95_ms.toFixed(3)} ms (${r.tick.p95_bucket}) | ` +
+          (r.forward_delay.count ? `forward delay p99 ${r.forward_delay.p99_ms.toFixed(3)} ms (${r.forward_delay.p99_bucket}, ${r.forward_delay.count} writes) | ` : '') +
           `players ${r.engine.players} sessions ${r.engine.sessions} displays ${r.engine.displays} plugin packets ${r.plugin_packets} | load ${r.load1.map((x) => x.toFixed(2)).join('→')}`)
         clients.disconnect()
         await probe.ask({ op: 'disconnect' }, 'disconnected')
@@ -717,6 +753,7 @@ async function main () {
       latency_p50_ms: Object.fromEntries(['direct', 'socat', 'gate'].map((ph) => [ph, of(ph, (p) => p.latency_ms.p50)])),
       probe_p99_ms: Object.fromEntries(['direct', 'socat', 'gate', 'gate+emotes'].map((ph) => [ph, of(ph, (p) => p.probe_latency_ms.p99)])),
       probe_p50_ms: Object.fromEntries(['direct', 'socat', 'gate', 'gate+emotes'].map((ph) => [ph, of(ph, (p) => p.probe_latency_ms.p50)])),
+      forward_delay_p99_ms: Object.fromEntries(['gate', 'gate+emotes'].map((ph) => [ph, of(ph, (p) => p.forward_delay.p99_ms)])),
       tick_gate_emotes: { mean_ms: of('gate+emotes', (p) => p.tick.mean_ms), p95_ms: of('gate+emotes', (p) => p.tick.p95_ms) },
       tick_socket_emotes: { mean_ms: of('socket+emotes', (p) => p.tick.mean_ms), p95_ms: of('socket+emotes', (p) => p.tick.p95_ms) }
     }
