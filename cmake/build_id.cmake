@@ -1,6 +1,6 @@
 # The build id (protocol.md §2, §8): `git describe --always --dirty` of the source tree and the
 # compiler's id and version, e.g. "c417296-dirty GNU-13.2.0", computed when CMake configures and
-# written to a generated header that only server/build_info.cpp includes (a new id recompiles one
+# written to a generated header that only server/host/build_info.cpp includes (a new id recompiles one
 # file). Outside a git checkout, or without git, the describe part is "unknown". CMake configures
 # again when the checkout's HEAD moves (a commit, checkout or rebase); "-dirty" is as of the last
 # configure.

@@ -1,5 +1,5 @@
 # Writes the shell completions and the man page that `emote-sim completion SHELL` and
-# `emote-sim man` print (server/cli_docs.hpp) under OUT (the build's share/ folder).
+# `emote-sim man` print (server/cli/cli_docs.hpp) under OUT (the build's share/ folder).
 # cmake -DEMOTE_SIM=BIN -DOUT=DIR -P cmake/generate_cli_docs.cmake
 cmake_minimum_required(VERSION 3.25)
 function(emote_sim_write file)

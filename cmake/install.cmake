@@ -36,7 +36,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${CMAKE_INSTALL_DAT
         FILES_MATCHING PATTERN "*.json")
 
 # Shell completions and the man page, generated from the CLI table by the built executable
-# (server/cli_docs.hpp) into BUILD/share; scripts/check-completions (CTest `completions`) checks them.
+# (server/cli/cli_docs.hpp) into BUILD/share; scripts/check-completions (CTest `completions`) checks them.
 set(EMOTE_SIM_CLI_DOCS_DIR ${CMAKE_BINARY_DIR}/share)
 set(emote_sim_cli_docs
     ${EMOTE_SIM_CLI_DOCS_DIR}/bash-completion/completions/emote-sim

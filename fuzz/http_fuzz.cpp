@@ -1,9 +1,10 @@
 // libFuzzer target: bytes as an HTTP request through the listener's parser settings (Boost.Beast,
-// the header limit, no body) and its answers (server/http_listener.hpp). Invariants beyond "no
-// crash, no leak, no UB": a request that does not parse is answered 400 or 431 unless it is only
-// incomplete; one that parses is answered 101 (the WebSocket), 200, 404 or 405, and an asset path
-// never leaves the assets folder (the folder holds index.html only, so any other 200 is a bug).
-#include "server/http_listener.hpp"
+// the header limit, no body) and its answers (server/daemon/http_listener.hpp). Invariants beyond
+// "no crash, no leak, no UB": a request that does not parse is answered 400 or 431 unless it is
+// only incomplete; one that parses is answered 101 (the WebSocket), 200, 404 or 405, and an asset
+// path never leaves the assets folder (the folder holds index.html only, so any other 200 is a
+// bug).
+#include "server/daemon/http_listener.hpp"
 
 #include <boost/beast/http/parser.hpp>
 
@@ -35,8 +36,8 @@ const http_routes& routes() {
         emote::server::load_assets(dir));
     x.metrics = [] { return std::string("emote_sim_ticks_total 1\n"); };
     x.observer = [](emote::server::connection::socket_type, std::string) {};
-    x.documents.push_back({"/viewer.json", "application/json",
-                           std::make_shared<const std::string>("{}\n")});
+    x.documents.push_back(
+        {"/viewer.json", "application/json", std::make_shared<const std::string>("{}\n")});
     return x;
   }();
   return r;

@@ -13,8 +13,8 @@
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/runner.hpp"
-#include "server/content_loader.hpp"
-#include "server/engine_host.hpp"
+#include "server/host/content_loader.hpp"
+#include "server/host/engine_host.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include "engine/json/source_reader.hpp"
 #include "engine/json/wire_reader.hpp"
 #include "engine/json/writer.hpp"
-#include "protocol/config.hpp"
+#include "settings/config.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -155,9 +155,9 @@ core::result<scenario, std::string> parse_scenario(std::string_view text,
       return fail("$.config", "must be an object");
     }
     s.config_json = to_json(*it);
-    config_loader loader;
+    settings::config_loader loader;
     auto failed = loader.add_json(s.config_json, "$.config", file.parent_path());
-    core::result<server_config, config_error> built = server_config{};
+    core::result<settings::server_config, settings::config_error> built = settings::server_config{};
     if (!failed) {
       built = loader.build();
       if (!built.ok()) {

@@ -1,6 +1,6 @@
 // Bundles the viewer (src/main.js with three.js from node_modules) into OUTDIR (default
 // ../build/release/viewer), where `emote-sim serve --http` and `emote-sim view` find it at
-// runtime (server/http_listener.hpp, find_viewer_assets).
+// runtime (server/daemon/http_listener.hpp, find_viewer_assets).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

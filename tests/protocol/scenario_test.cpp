@@ -1,5 +1,5 @@
-#include "protocol/config.hpp"
 #include "protocol/scenario.hpp"
+#include "settings/config.hpp"
 
 #include <doctest/doctest.h>
 

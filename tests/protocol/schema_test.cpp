@@ -2,7 +2,7 @@
 // added to a loader table and not to its schema object, or the other way round, fails here.
 //   * emote.schema.json `$defs.<name>.properties` == content::fields::all (the emote loader);
 //   * config.schema.json's properties, nested objects flattened to `a.b`, ==
-//   protocol::config_keys(),
+//   settings::config_keys(),
 //     with each key's JSON type, integer range and default;
 //   * scenario.schema.json's root properties == protocol::scenario_keys;
 //   * every `enum` of emote.schema.json == the loader's name table for that value
@@ -12,8 +12,8 @@
 #include "engine/core/vocabulary.hpp"
 #include "engine/json/source_reader.hpp"
 #include "engine/json/writer.hpp"
-#include "protocol/config.hpp"
 #include "protocol/scenario.hpp"
+#include "settings/config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -190,16 +190,16 @@ TEST_CASE("config.schema.json: the configuration keys, their types, ranges and d
     schema_keys.insert(k);
   }
   std::set<std::string> table;
-  for (const auto& key : emote::protocol::config_keys()) {
+  for (const auto& key : emote::settings::config_keys()) {
     table.insert(std::string(key.name));
   }
   CHECK_MESSAGE(minus(table, schema_keys).empty(),
                 "in the table, not in the schema: " << joined(minus(table, schema_keys)));
   CHECK_MESSAGE(minus(schema_keys, table).empty(),
                 "in the schema, not in the table: " << joined(minus(schema_keys, table)));
-  using emote::protocol::config_type;
+  using emote::settings::config_type;
   for (const auto& [name, def] : leaves) {
-    const auto* key = emote::protocol::find_config_key(name);
+    const auto* key = emote::settings::find_config_key(name);
     if (key == nullptr) {
       continue;
     }

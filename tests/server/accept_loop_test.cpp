@@ -1,8 +1,8 @@
-// The one accept loop (server/accept_loop.hpp) on real loopback sockets: every connection handed
-// over in order, a peer's reset does not stop it, out of descriptors it waits instead of spinning
-// and then accepts what waited, close() from the owner's function ends it, and dropping the loop
-// with an accept pending is safe.
-#include "server/accept_loop.hpp"
+// The one accept loop (server/daemon/accept_loop.hpp) on real loopback sockets: every connection
+// handed over in order, a peer's reset does not stop it, out of descriptors it waits instead of
+// spinning and then accepts what waited, close() from the owner's function ends it, and dropping
+// the loop with an accept pending is safe.
+#include "server/daemon/accept_loop.hpp"
 
 #include "descriptors.hpp"
 

@@ -6,8 +6,8 @@
 #include "http_get.hpp"
 #include "process.hpp"
 
-#include "protocol/listen_address.hpp"
-#include "server/line_client.hpp"
+#include "server/qa/line_client.hpp"
+#include "settings/listen_address.hpp"
 
 #include <doctest/doctest.h>
 
@@ -26,7 +26,7 @@
 #include <thread>
 
 using namespace emote::server;
-using namespace emote::protocol;
+using namespace emote::settings;
 using namespace emote::server::testing;
 using namespace std::chrono_literals;
 
@@ -41,12 +41,14 @@ std::filesystem::path test_emotes() {
 void write_one_track_emote(const std::filesystem::path& file, const std::string& id,
                            const std::string& mode, const std::string& molang) {
   std::ofstream(file) << R"json({
-  "type": "animation", "schema_version": 4, "id": ")json" << id << R"json(",
+  "type": "animation", "schema_version": 4, "id": ")json"
+                      << id << R"json(",
   "metadata": {"name": "Attack", "description": "one track of Molang (issue 31)"},
   "settings": {"standalone": true, "cooldown": "0t", "rotation_deadzone": 0,
     "player": {"hidden": false, "stop_conditions": {"movement_distance": 0.5, "jump": true,
       "submerge": true, "ride": true, "damage": true, "attack": true, "game_mode_change": true}},
-    "playback": {"mode": ")json" << mode << R"json(", "loop_delay": "0t"}},
+    "playback": {"mode": ")json"
+                      << mode << R"json(", "loop_delay": "0t"}},
   "nodes": {
     "root": {"type": "anchor", "space": "initiator",
       "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}},
@@ -54,7 +56,8 @@ void write_one_track_emote(const std::filesystem::path& file, const std::string&
       "item_stack_snbt": "{id:\"minecraft:stone\",count:1}", "item_display": "none",
       "transform": {"position": [0, 0, 0], "rotation": [0, 0, 0], "scale": [1, 1, 1]}}},
   "timeline": {"duration": "40t", "events": {}, "tracks": {"d0": {"position": [{"time": "0t",
-    "value": [")json" << molang << R"json(", 0, 0]}]}}}
+    "value": [")json" << molang
+                      << R"json(", 0, 0]}]}}}
 })json";
 }
 
@@ -115,7 +118,9 @@ std::string request(line_client& c, const std::string& op, const std::string& id
   return {};
 }
 
-bool ok(const std::string& reply) { return reply.find(R"("ok":true)") != std::string::npos; }
+bool ok(const std::string& reply) {
+  return reply.find(R"("ok":true)") != std::string::npos;
+}
 
 std::vector<std::string> frames_in(const std::vector<std::string>& lines) {
   std::vector<std::string> f;
@@ -164,8 +169,7 @@ TEST_CASE("[engine] attack: an observer's subscribe loop changes nothing the plu
                      R"("op":"player.join","player":"bob","position":[2,64,0],"protocol":769,)"
                      R"("entity_id":43)",
                      "jb", seen)));
-    CHECK(ok(request(plugin, R"("op":"emote.play","player":"alice","emote":"t:wave")", "p",
-                     seen)));
+    CHECK(ok(request(plugin, R"("op":"emote.play","player":"alice","emote":"t:wave")", "p", seen)));
     CHECK(ok(request(plugin, R"("op":"clock.step","ticks":2)", "w", seen))); // spawned
     std::vector<std::string> watched;
     std::optional<line_client> observer;
@@ -218,8 +222,8 @@ TEST_CASE("[engine] attack: the scoreboard emote is bounded by the budget; big s
   const auto emotes = dir / "emotes";
   std::filesystem::create_directories(emotes);
   write_one_track_emote(emotes / "t.scores.json", "t:scores", "loop",
-                       "t.x = 0; loop(1000, { t.x = t.x + q.scoreboard('k0500'); }); "
-                       "return q.anim_time;");
+                        "t.x = 0; loop(1000, { t.x = t.x + q.scoreboard('k0500'); }); "
+                        "return q.anim_time;");
   std::string out;
   std::string err;
   CHECK(process::run({"check", "--format", "json", emotes.string()}, dir, &out, &err) == 0);
@@ -241,12 +245,12 @@ TEST_CASE("[engine] attack: the scoreboard emote is bounded by the budget; big s
     }
     return o + "}";
   };
-  CHECK(ok(request(c, R"("op":"player.join","player":"one","position":[0.5,64,0.5],"scores":)" +
-                          scores(1),
-                   "j1", seen)));
-  CHECK(ok(request(c, R"("op":"player.join","player":"full","position":[40,64,0],"scores":)" +
-                          scores(1024),
-                   "j2", seen)));
+  CHECK(ok(request(
+      c, R"("op":"player.join","player":"one","position":[0.5,64,0.5],"scores":)" + scores(1), "j1",
+      seen)));
+  CHECK(ok(request(
+      c, R"("op":"player.join","player":"full","position":[40,64,0],"scores":)" + scores(1024),
+      "j2", seen)));
   // The attack's 20,000 scores (and one over the cap) never reach the engine.
   for (const int n : {1025, 20000}) {
     CAPTURE(n);
@@ -256,8 +260,8 @@ TEST_CASE("[engine] attack: the scoreboard emote is bounded by the budget; big s
     CHECK(r.find("must have at most 1024 entries") != std::string::npos);
   }
   CHECK(ok(request(c, R"("op":"emote.play","player":"one","emote":"t:scores")", "p1", seen)));
-  const auto refused = request(c, R"("op":"emote.play","player":"full","emote":"t:scores")", "p2",
-                               seen);
+  const auto refused =
+      request(c, R"("op":"emote.play","player":"full","emote":"t:scores")", "p2", seen);
   CHECK_MESSAGE(refused.find(R"("code":"molang_budget")") != std::string::npos, refused);
   seen.clear();
   CHECK(ok(request(c, R"("op":"clock.step","ticks":5)", "s1", seen)));
@@ -267,15 +271,15 @@ TEST_CASE("[engine] attack: the scoreboard emote is bounded by the budget; big s
                   line); // "one" plays on
   }
   // The same player grown to 1,024 scores while playing: the next tick is over the budget.
-  CHECK(ok(request(c, R"("op":"player.update","player":"one","scores":)" + scores(1024), "u1",
-                   seen)));
+  CHECK(ok(
+      request(c, R"("op":"player.update","player":"one","scores":)" + scores(1024), "u1", seen)));
   seen.clear();
   CHECK(ok(request(c, R"("op":"clock.step","ticks":2)", "s2", seen)));
   bool stopped = false;
   for (const auto& line : seen) {
-    stopped = stopped || line.find(R"("type":"playback.stopped","session":1,"player":"one",)"
-                                   R"("emote":"t:scores","reason":"MOLANG_BUDGET")") !=
-                             std::string::npos;
+    stopped =
+        stopped || line.find(R"("type":"playback.stopped","session":1,"player":"one",)"
+                             R"("emote":"t:scores","reason":"MOLANG_BUDGET")") != std::string::npos;
   }
   CHECK_MESSAGE(stopped, seen.size());
   CHECK(s.stop() == 0);
@@ -310,8 +314,7 @@ TEST_CASE("[engine] attack: cross-origin /ws is refused 403; the listener's own 
   CHECK(upgrade(self, "null") == "HTTP/1.1 403 Forbidden");
   CHECK(upgrade(self, "http://127.0.0.1:1") == "HTTP/1.1 403 Forbidden");
   CHECK(upgrade("evil.example:" + port, "") == "HTTP/1.1 403 Forbidden");
-  CHECK(upgrade("evil.example:" + port, "http://evil.example:" + port) ==
-        "HTTP/1.1 403 Forbidden");
+  CHECK(upgrade("evil.example:" + port, "http://evil.example:" + port) == "HTTP/1.1 403 Forbidden");
   CHECK(s.stop() == 0);
 }
 
@@ -408,12 +411,12 @@ TEST_CASE("[engine] attack: Molang recursion at emote start answers molang_error
   const auto emotes = dir / "emotes";
   std::filesystem::create_directories(emotes);
   write_one_track_emote(emotes / "t.recurse.json", "t:recurse", "once",
-                       "t.f = { return t.f(); }; return t.f();");
+                        "t.f = { return t.f(); }; return t.f();");
   attacked s(dir, {"--clock", "manual"}, emotes);
   auto c = hello(s.tcp);
   std::vector<std::string> seen;
-  CHECK(ok(request(c, R"("op":"player.join","player":"alice","position":[0.5,64,0.5])", "j",
-                   seen)));
+  CHECK(
+      ok(request(c, R"("op":"player.join","player":"alice","position":[0.5,64,0.5])", "j", seen)));
   for (int i = 0; i < 6; ++i) {
     const auto r = request(c, R"("op":"emote.play","player":"alice","emote":"t:recurse")",
                            "p" + std::to_string(i), seen);
@@ -482,8 +485,9 @@ TEST_CASE("[engine] attack: display-range entity ids, hidden viewer files and sy
   std::ofstream(dir / "outside.txt") << "outside\n";
   std::filesystem::create_symlink(dir / "outside.txt", viewer / "link.txt");
   std::filesystem::create_directory_symlink(dir, viewer / "up");
-  attacked s(dir, {"--clock", "manual", "--http", "127.0.0.1:0", "--render-entity-id-base", "5000",
-                   "--max-active-display-entities", "100"},
+  attacked s(dir,
+             {"--clock", "manual", "--http", "127.0.0.1:0", "--render-entity-id-base", "5000",
+              "--max-active-display-entities", "100"},
              test_emotes(), {"EMOTE_SIM_VIEWER_DIR=" + viewer.string()});
   const auto http = s.logged("viewer at http://");
   const auto get = [&](const std::string& path) {
@@ -502,19 +506,21 @@ TEST_CASE("[engine] attack: display-range entity ids, hidden viewer files and sy
   std::vector<std::string> seen;
   for (const int id : {5000, 5050, 5100}) {
     CAPTURE(id);
-    const auto r = request(c,
-                           R"("op":"player.join","player":"p)" + std::to_string(id) +
-                               R"(","position":[0,64,0],"protocol":769,"entity_id":)" +
-                               std::to_string(id),
-                           "j" + std::to_string(id), seen);
+    const auto r =
+        request(c,
+                R"("op":"player.join","player":"p)" + std::to_string(id) +
+                    R"(","position":[0,64,0],"protocol":769,"entity_id":)" + std::to_string(id),
+                "j" + std::to_string(id), seen);
     CHECK(r.find(R"("code":"bad_request")") != std::string::npos);
     CHECK(r.find(R"("path":"$.entity_id")") != std::string::npos);
   }
-  CHECK(ok(request(c, R"("op":"player.join","player":"a","position":[0,64,0],"protocol":769,)"
-                      R"("entity_id":4999)",
+  CHECK(ok(request(c,
+                   R"("op":"player.join","player":"a","position":[0,64,0],"protocol":769,)"
+                   R"("entity_id":4999)",
                    "ja", seen)));
-  CHECK(ok(request(c, R"("op":"player.join","player":"b","position":[0,64,0],"protocol":769,)"
-                      R"("entity_id":5101)",
+  CHECK(ok(request(c,
+                   R"("op":"player.join","player":"b","position":[0,64,0],"protocol":769,)"
+                   R"("entity_id":5101)",
                    "jb", seen)));
   const auto moved = request(c, R"("op":"player.update","player":"a","entity_id":5001)", "u", seen);
   CHECK(moved.find(R"("code":"bad_request")") != std::string::npos);

@@ -5,9 +5,9 @@
 #include "process.hpp"
 
 #include "engine/core/identifier.hpp"
-#include "protocol/config.hpp"
-#include "server/cli_args.hpp"
-#include "server/commands.hpp"
+#include "server/cli/cli_args.hpp"
+#include "server/cli/commands.hpp"
+#include "settings/config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,9 +17,9 @@
 
 using namespace emote::server;
 using namespace emote::server::testing;
-using emote::protocol::config_key;
-using emote::protocol::config_keys;
-using emote::protocol::config_type;
+using emote::settings::config_key;
+using emote::settings::config_keys;
+using emote::settings::config_type;
 
 namespace {
 

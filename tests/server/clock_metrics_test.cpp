@@ -1,9 +1,9 @@
-#include "server/tick_schedule.hpp"
+#include "server/daemon/tick_schedule.hpp"
 
-#include "server/build_info.hpp"
-#include "server/http_listener.hpp"
-#include "server/line_client.hpp"
-#include "server/metrics.hpp"
+#include "server/daemon/http_listener.hpp"
+#include "server/daemon/metrics.hpp"
+#include "server/host/build_info.hpp"
+#include "server/qa/line_client.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@
 #include <thread>
 
 using namespace emote::server;
-using namespace emote::protocol;
+using namespace emote::settings;
 using namespace std::chrono_literals;
 using clock_type = tick_schedule::clock;
 

@@ -4,7 +4,7 @@
 #include "engine_server.hpp"
 #include "process.hpp"
 #include "protocol/recording.hpp"
-#include "server/replay_setup.hpp"
+#include "server/qa/replay_setup.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "server/content_loader.hpp"
+#include "server/host/content_loader.hpp"
 
 #include "engine/content/model.hpp"
 #include "engine/json/wire_reader.hpp"

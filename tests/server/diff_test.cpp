@@ -2,7 +2,7 @@
 // two scenario outputs, compared tick by tick: the first divergent tick and what differs there
 // (inputs, replies, events, state), the header's differences (content files), and the command
 // line's exit statuses.
-#include "server/diff.hpp"
+#include "server/qa/diff.hpp"
 
 #include "engine_server.hpp"
 #include "process.hpp"
@@ -225,9 +225,10 @@ TEST_CASE("[engine] diff: another build (a perturbed rule) on the same inputs: t
 
 TEST_CASE("record-to-scenario's config leaves out where and how the server ran") {
   // protocol.md §8: the run-only keys are not copied into a scenario.
-  CHECK(emote::protocol::simulation_config_json(
-            R"({"emotes":"/e","listen":["x"],"clock":"manual","tps":20,"seed":3,"metrics":"","http":"","record":"/r","record_frames":true,"record_state_every":100,"limits":{"max_players":5}})") ==
-        R"({"seed":3,"limits":{"max_players":5}})");
+  CHECK(
+      emote::protocol::simulation_config_json(
+          R"({"emotes":"/e","listen":["x"],"clock":"manual","tps":20,"seed":3,"metrics":"","http":"","record":"/r","record_frames":true,"record_state_every":100,"limits":{"max_players":5}})") ==
+      R"({"seed":3,"limits":{"max_players":5}})");
   CHECK(emote::protocol::run_only_config_key("record"));
   CHECK_FALSE(emote::protocol::run_only_config_key("limits"));
 }

@@ -1,4 +1,4 @@
-#include "server/engine_host.hpp"
+#include "server/host/engine_host.hpp"
 
 #include "process.hpp"
 

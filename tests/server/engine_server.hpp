@@ -2,10 +2,10 @@
 // The server in process with the real Engine on the test content (tests/data/server/emotes): a
 // manual-clock hub on its own thread, optionally recording, and a client helper. For "[engine]"
 // cases.
-#include "server/engine_host.hpp"
-#include "server/hub.hpp"
-#include "server/line_client.hpp"
-#include "server/recorder.hpp"
+#include "server/daemon/hub.hpp"
+#include "server/daemon/recorder.hpp"
+#include "server/host/engine_host.hpp"
+#include "server/qa/line_client.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/spdlog.h>
@@ -38,7 +38,7 @@ struct engine_server {
     hub_settings s;
     s.clock = clock_mode::manual;
     server = std::make_unique<hub>(io, s, *host, m, rec);
-    REQUIRE_FALSE(server->listen({*protocol::parse_listen_address("127.0.0.1:0")}));
+    REQUIRE_FALSE(server->listen({*settings::parse_listen_address("127.0.0.1:0")}));
     guard.emplace(io.get_executor());
     thread = std::thread([this] { io.run(); });
   }

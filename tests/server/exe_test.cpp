@@ -4,8 +4,8 @@
 #include "http_get.hpp"
 #include "process.hpp"
 
-#include "protocol/listen_address.hpp"
-#include "server/line_client.hpp"
+#include "server/qa/line_client.hpp"
+#include "settings/listen_address.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,7 +15,7 @@
 #include <thread>
 
 using namespace emote::server;
-using namespace emote::protocol;
+using namespace emote::settings;
 using namespace emote::server::testing;
 using namespace std::chrono_literals;
 
@@ -437,8 +437,7 @@ TEST_CASE("[engine] exe: a stale-token health loop locks nobody out; full observ
   std::string out;
   std::string err;
   served s(dir, {"--auth-observer-token", "secret", "--auth-controller-token", "c-secret",
-                 "--limits-max-connections", "6", "--limits-reserved-controller-connections",
-                 "4"});
+                 "--limits-max-connections", "6", "--limits-reserved-controller-connections", "4"});
   for (const auto& where : {s.sock.text(), s.tcp.text()}) {
     CAPTURE(where);
     for (int i = 0; i < 7; ++i) {
@@ -447,8 +446,8 @@ TEST_CASE("[engine] exe: a stale-token health loop locks nobody out; full observ
     }
     const auto where_address = *parse_listen_address(where);
     auto controller = hello(where_address, R"(,"token":"c-secret")");
-    CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "secret"}, dir,
-                       &out, &err) == 0);
+    CHECK(process::run({"health", "--listen", where, "--auth-observer-token", "secret"}, dir, &out,
+                       &err) == 0);
   }
   // Two observers take both observer slots; the probe is still healthy. (The probes' own
   // observer connections leave at the next tick boundary after their bye: wait for it.)

@@ -1,6 +1,6 @@
 // protocol.md §10: serve raises the soft descriptor limit to the hard one and fits its
 // connection caps into it.
-#include "server/fd_limit.hpp"
+#include "server/daemon/fd_limit.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,8 +3,8 @@
 // fresh loopback connection: the whole answer, each line followed by '\n', read until the server
 // closes the connection.
 
-#include "protocol/listen_address.hpp"
-#include "server/line_client.hpp"
+#include "server/qa/line_client.hpp"
+#include "settings/listen_address.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@
 
 namespace emote::server::testing {
 
-inline std::string http_get(const protocol::listen_address& a, const std::string& request,
+inline std::string http_get(const settings::listen_address& a, const std::string& request,
                             std::chrono::milliseconds wait = std::chrono::seconds(5)) {
   auto c = line_client::connect(a, wait);
   REQUIRE(c.ok());

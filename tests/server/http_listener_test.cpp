@@ -1,11 +1,11 @@
-// The HTTP listener (server/http_listener.hpp) on real loopback sockets: routes, malformed
+// The HTTP listener (server/daemon/http_listener.hpp) on real loopback sockets: routes, malformed
 // requests, its bounds (connection cap, idle timeout, accept backoff when out of descriptors) and
 // the observer WebSocket bridged to a real hub over the synthetic simulation.
-#include "server/http_listener.hpp"
+#include "server/daemon/http_listener.hpp"
 
 #include "descriptors.hpp"
-#include "server/hub.hpp"
-#include "server/line_client.hpp"
+#include "server/daemon/hub.hpp"
+#include "server/qa/line_client.hpp"
 #include "synthetic_host.hpp"
 
 #include <doctest/doctest.h>
@@ -28,6 +28,7 @@
 
 using namespace emote::server;
 using namespace emote::protocol;
+using namespace emote::settings;
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 using namespace std::chrono_literals;

@@ -4,12 +4,12 @@
 // error codes and connection reuse, queueing and tick boundaries, fan-out, filters, budgets,
 // lossy drops, disconnects, recording and graceful stop. Engine semantics are tested against the
 // real Engine in server_engine_test.cpp.
-#include "server/build_info.hpp"
-#include "server/hub.hpp"
+#include "server/daemon/hub.hpp"
+#include "server/host/build_info.hpp"
 
 #include "engine/json/wire_reader.hpp"
 #include "protocol/recording.hpp"
-#include "server/line_client.hpp"
+#include "server/qa/line_client.hpp"
 #include "synthetic_host.hpp"
 
 #include <doctest/doctest.h>
@@ -40,6 +40,7 @@
 
 using namespace emote::server;
 using namespace emote::protocol;
+using namespace emote::settings;
 using emote::server::testing::synthetic_host;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;

@@ -1,6 +1,6 @@
 // protocol.md §2: refused connections and failed logins are logged at most once per address per
 // 10 s; the rest are counted.
-#include "server/log_limit.hpp"
+#include "server/daemon/log_limit.hpp"
 
 #include <doctest/doctest.h>
 
@@ -29,7 +29,7 @@ TEST_CASE("log limit: one line per address per 10 s, carrying the events since t
   }
   CHECK(lines == 3);
   CHECK(l.suppressed() == 1001 - 3);
-  CHECK(counted == 1001); // every event is in some line
+  CHECK(counted == 1001);            // every event is in some line
   CHECK(l.hit("10.0.0.2", now).log); // another address has its own line
 }
 

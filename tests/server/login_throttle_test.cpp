@@ -1,5 +1,5 @@
 // protocol.md §2: failed logins are throttled per address and their warnings rate-limited.
-#include "server/login_throttle.hpp"
+#include "server/daemon/login_throttle.hpp"
 
 #include <doctest/doctest.h>
 

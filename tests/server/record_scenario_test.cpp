@@ -5,8 +5,8 @@
 #include "engine_server.hpp"
 #include "protocol/recording_scenario.hpp"
 #include "protocol/runner.hpp"
-#include "server/engine_host.hpp"
-#include "server/recorded_expect.hpp"
+#include "server/host/engine_host.hpp"
+#include "server/qa/recorded_expect.hpp"
 
 #include <doctest/doctest.h>
 

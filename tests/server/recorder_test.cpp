@@ -1,4 +1,4 @@
-#include "server/recorder.hpp"
+#include "server/daemon/recorder.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/spdlog.h>

@@ -1,15 +1,15 @@
 // Recording → replay, and bot ↔ run, through the real server code paths with the synthetic
 // sim_host (synthetic_host.hpp). The same checks against the real Engine and content are in
 // server_engine_test.cpp.
-#include "server/replay.hpp"
+#include "server/qa/replay.hpp"
 
 #include "engine_server.hpp"
 #include "protocol/recording.hpp"
 #include "protocol/runner.hpp"
 #include "protocol/scenario.hpp"
-#include "server/bot.hpp"
-#include "server/hub.hpp"
-#include "server/line_client.hpp"
+#include "server/daemon/hub.hpp"
+#include "server/qa/bot.hpp"
+#include "server/qa/line_client.hpp"
 #include "synthetic_host.hpp"
 
 #include <doctest/doctest.h>
@@ -28,6 +28,7 @@
 
 using namespace emote::server;
 using namespace emote::protocol;
+using namespace emote::settings;
 using emote::server::testing::step_clock;
 using emote::server::testing::synthetic_host;
 namespace asio = boost::asio;

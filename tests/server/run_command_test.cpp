@@ -1,4 +1,4 @@
-#include "server/commands.hpp"
+#include "server/cli/commands.hpp"
 
 #include <doctest/doctest.h>
 

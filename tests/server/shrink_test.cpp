@@ -6,8 +6,8 @@
 #include "protocol/decode.hpp"
 #include "protocol/recording_scenario.hpp"
 #include "protocol/runner.hpp"
-#include "server/engine_host.hpp"
-#include "server/shrink.hpp"
+#include "server/host/engine_host.hpp"
+#include "server/qa/shrink.hpp"
 
 #include <doctest/doctest.h>
 
@@ -188,8 +188,8 @@ TEST_CASE("[engine] shrink: the kept inputs move to start near tick 0, keeping t
   CHECK(result->ticks == base.ticks - 1000);
   // An expectation that names a tick keeps the recorded ticks, and says why.
   auto ticked = convert_recording(
-      *r, scenario_conversion{"kept", {test_emotes().string()},
-                              R"([{"reply":"1/p2","tick":1040,"ok":false}])"});
+      *r, scenario_conversion{
+              "kept", {test_emotes().string()}, R"([{"reply":"1/p2","tick":1040,"ok":false}])"});
   REQUIRE(ticked.ok());
   const scenario base2 = base_scenario(*ticked);
   auto kept = shrink_script(*ticked, base2, scenario_host_factory({}));

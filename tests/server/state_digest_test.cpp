@@ -4,7 +4,7 @@
 // cooldown skew) the replay names the first tick whose state diverged, before any output
 // differs, and the field that differs.
 #include "engine_server.hpp"
-#include "server/replay.hpp"
+#include "server/qa/replay.hpp"
 
 #include <doctest/doctest.h>
 

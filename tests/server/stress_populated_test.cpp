@@ -1,9 +1,10 @@
-// The populated-server stress mode (server/stress_populated.hpp): its per-viewer packet streams
-// against a slow, direct reading of render.md §4 (tracking) over the same frames and positions.
-#include "server/stress_populated.hpp"
+// The populated-server stress mode (server/stress/stress_populated.hpp): its per-viewer packet
+// streams against a slow, direct reading of render.md §4 (tracking) over the same frames and
+// positions.
+#include "server/stress/stress_populated.hpp"
 
-#include "server/cli_args.hpp"
-#include "server/content_loader.hpp"
+#include "server/cli/stress_options.hpp"
+#include "server/host/content_loader.hpp"
 
 #include "engine/content/model.hpp"
 #include "engine/world/player.hpp"

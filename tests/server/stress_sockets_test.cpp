@@ -1,14 +1,14 @@
-// `emote-sim stress --over tcp|unix` (server/stress_sockets): readers on real loopback TCP and
-// Unix socket connections get exactly the in-memory recipients' bytes, and a reader that stops
+// `emote-sim stress --over tcp|unix` (server/stress/stress_sockets): readers on real loopback TCP
+// and Unix socket connections get exactly the in-memory recipients' bytes, and a reader that stops
 // reading is closed by the outbound budget without holding up the run.
 #include "process.hpp"
 
 #include "engine/content/loader.hpp"
 #include "engine/content/model.hpp"
 #include "engine/json/wire_reader.hpp"
-#include "server/stress.hpp"
-#include "server/stress_readers.hpp"
-#include "server/stress_sockets.hpp"
+#include "server/stress/stress.hpp"
+#include "server/stress/stress_readers.hpp"
+#include "server/stress/stress_sockets.hpp"
 
 #include <doctest/doctest.h>
 
@@ -247,11 +247,11 @@ TEST_CASE("exe: stress --over tcp|unix gives the in-memory checksum; bad --over 
   // The budget comes from the configuration, and it bounds what waits, not one message: frames
   // of about 7 KB over a 1 KiB budget reach readers that keep up (20 TPS here), none is cut
   // (protocol.md §1). Before, every connection closed as a slow consumer at the first frame.
-  REQUIRE(server::testing::process::run({"stress", "--time", "5t", "--instances", "40",
-                                         "--recipients", "3", "--json", "--over", "unix",
-                                         "--limits-max-outbound-bytes", "1024", "--emotes",
-                                         emotes_dir.string()},
-                                        dir, &out) == 0);
+  REQUIRE(
+      server::testing::process::run({"stress", "--time", "5t", "--instances", "40", "--recipients",
+                                     "3", "--json", "--over", "unix", "--limits-max-outbound-bytes",
+                                     "1024", "--emotes", emotes_dir.string()},
+                                    dir, &out) == 0);
   rapidjson::Document doc;
   REQUIRE_MESSAGE(!json::parse_wire(out.substr(0, out.find('\n')), doc), out);
   CHECK(doc["disconnects"].GetInt() == 0);

@@ -10,11 +10,11 @@
 #include "engine/json/wire_reader.hpp"
 #include "protocol/runner.hpp"
 #include "protocol/scenario.hpp"
-#include "server/content_loader.hpp"
-#include "server/engine_host.hpp"
-#include "server/stress.hpp"
-#include "server/stress_harness.hpp"
-#include "server/stress_readers.hpp"
+#include "server/host/content_loader.hpp"
+#include "server/host/engine_host.hpp"
+#include "server/stress/stress.hpp"
+#include "server/stress/stress_harness.hpp"
+#include "server/stress/stress_readers.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // The connection and listener layer on real sockets (loopback TCP and a Unix socket), driven by
 // the blocking line_client. The handler here is a small echo service, so framing, budgets and
 // flow control are tested without the protocol layer.
-#include "server/connection.hpp"
+#include "server/daemon/connection.hpp"
 
-#include "server/line_client.hpp"
-#include "server/listener.hpp"
+#include "server/daemon/listener.hpp"
+#include "server/qa/line_client.hpp"
 
 #include <doctest/doctest.h>
 
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 using namespace emote::server;
-using namespace emote::protocol;
+using namespace emote::settings;
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 

@@ -4,7 +4,7 @@
 #include "http_get.hpp"
 #include "process.hpp"
 
-#include "server/line_client.hpp"
+#include "server/qa/line_client.hpp"
 
 #include <doctest/doctest.h>
 
@@ -30,7 +30,7 @@ std::string http_get(process& p, const std::string& target) {
   std::smatch m;
   const std::string out = p.out();
   REQUIRE(std::regex_search(out, m, std::regex(R"(view: http://127\.0\.0\.1:(\d+)/)")));
-  emote::protocol::listen_address a;
+  emote::settings::listen_address a;
   a.host = "127.0.0.1";
   a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
   const std::string all =
@@ -112,7 +112,7 @@ TEST_CASE("view and serve --http without the viewer: one message naming the fold
   const std::string message = "the viewer is not built: no index.html in " + folders +
                               "; build it with scripts/build-viewer [preset]";
   const std::vector<std::string> env{"EMOTE_SIM_VIEWER_DIR=" + empty.string()};
-  auto index_of = [](const emote::protocol::listen_address& a) {
+  auto index_of = [](const emote::settings::listen_address& a) {
     return emote::server::testing::http_get(a, "GET / HTTP/1.1\r\n\r\n", 3s);
   };
   {
@@ -122,7 +122,7 @@ TEST_CASE("view and serve --http without the viewer: one message naming the fold
     std::smatch m;
     const std::string out = p.out();
     REQUIRE(std::regex_search(out, m, std::regex(R"(view: http://127\.0\.0\.1:(\d+)/)")));
-    emote::protocol::listen_address a;
+    emote::settings::listen_address a;
     a.host = "127.0.0.1";
     a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
     const auto index = index_of(a);
@@ -140,7 +140,7 @@ TEST_CASE("view and serve --http without the viewer: one message naming the fold
     std::smatch m;
     const std::string err = p.err();
     REQUIRE(std::regex_search(err, m, std::regex(R"(viewer at http://127\.0\.0\.1:(\d+)/)")));
-    emote::protocol::listen_address a;
+    emote::settings::listen_address a;
     a.host = "127.0.0.1";
     a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
     const auto index = index_of(a);
@@ -182,7 +182,7 @@ TEST_CASE("view: a recording replayed, a truncated one noted, another content se
     std::smatch m;
     const std::string log = server.err();
     REQUIRE(std::regex_search(log, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))")));
-    emote::protocol::listen_address a;
+    emote::settings::listen_address a;
     a.host = "127.0.0.1";
     a.port = static_cast<std::uint16_t>(std::stoi(m[1]));
     auto c = line_client::connect(a, 2s);
