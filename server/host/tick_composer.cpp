@@ -4,8 +4,15 @@
 
 namespace emote::server {
 
-const protocol::tick_output& tick_composer::step(sim::engine& engine, bool want_packets) {
-  const api::frame& f = engine.step();
+api::frame& tick_composer::engine_step(sim::engine& engine) {
+  api::frame& f = engine.step();
+  frame_ = &f;
+  return f;
+}
+
+const protocol::tick_output& tick_composer::render_step(const sim::engine& engine,
+                                                        bool want_packets) {
+  const api::frame& f = *frame_;
   engine.players(players_);
   renderer_.step(f, players_, packets_, want_packets);
   names_.clear();

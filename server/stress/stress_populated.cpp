@@ -1,5 +1,6 @@
 #include "server/stress/stress_populated.hpp"
 
+#include "server/host/tick_composer.hpp"
 #include "server/stress/stress_common.hpp"
 #include "server/stress/stress_readers.hpp"
 
@@ -55,7 +56,7 @@ struct walker {
 struct populated_run::impl {
   populated_options opt;
   sim::engine engine;
-  render::renderer renderer;
+  tick_composer composer; ///< serve's tick: the Engine, then the renderer on its frame
   core::java_random walk_rng;
   std::vector<walker> walkers;
   std::vector<api::input> updates; ///< one player.update per player, rewritten each tick
@@ -69,9 +70,12 @@ struct populated_run::impl {
   api::frame held_frame;
   std::vector<world::player_state> held_states;
   std::vector<const world::player_state*> held_players;
-  std::vector<const world::player_state*> online;
-  render::render_output outs[2]; ///< the renderer writes one while the other may be read
-  int current = 0;               ///< the last one written
+  std::vector<const world::player_state*> held_online;
+  /// `--pipelined`: the renderer writes one while the other may be read.
+  render::render_output outs[2];
+  int current = 0;                                  ///< the last one written
+  const render::render_output* last = &outs[0];     ///< the last tick's entries
+  std::span<const world::player_state* const> seen; ///< the players the last render saw
   std::uint64_t plays_ok = 0, plays_refused = 0, stops_other = 0;
 
   static sim::engine_config engine_config(const populated_options& o) {
@@ -83,7 +87,7 @@ struct populated_run::impl {
   }
 
   impl(std::shared_ptr<const content::catalog> catalog, const populated_options& o)
-      : opt(o), engine(following_animations(*catalog), engine_config(o)), renderer(o.render),
+      : opt(o), engine(following_animations(*catalog), engine_config(o)), composer(o.render),
         walk_rng(o.seed ^ 0x57A1CL) {
     std::vector<std::string> ids;
     for (const content::catalog_entry& e : engine.catalog().entries()) {
@@ -191,7 +195,7 @@ struct populated_run::impl {
   }
 
   void engine_step() {
-    frame = &engine.step();
+    frame = &composer.engine_step(engine);
     for (const api::event& e : frame->events) {
       const auto* st = std::get_if<api::ev_playback_stopped>(&e);
       if (st == nullptr) {
@@ -215,26 +219,30 @@ struct populated_run::impl {
     held_frame.tick = frame->tick;
     held_frame.events.swap(frame->events);
     frame->events.clear();
-    engine.players(online);
-    held_states.resize(online.size());
-    held_players.resize(online.size());
-    for (std::size_t i = 0; i < online.size(); ++i) {
-      held_states[i] = *online[i];
+    engine.players(held_online);
+    held_states.resize(held_online.size());
+    held_players.resize(held_online.size());
+    for (std::size_t i = 0; i < held_online.size(); ++i) {
+      held_states[i] = *held_online[i];
       held_players[i] = &held_states[i];
     }
   }
 
+  /// `--pipelined` (a what-if serve does not do): the composer's renderer on the held copy, one
+  /// tick behind, into the other of two outputs.
   void render_held() {
     current ^= 1;
-    renderer.step(held_frame, held_players, outs[current], !opt.unread);
+    composer.renderer().step(held_frame, held_players, outs[current], !opt.unread);
+    last = &outs[current];
+    seen = held_online;
     held_frame.events.clear(); // here rather than on the Engine's thread
   }
 
+  /// The composer's second half, as serve's tick: the frame for the online players in join order.
   void render_step() {
-    // As engine_host::step: the renderer sees the frame and the online players in join order.
-    engine.players(online);
-    current ^= 1;
-    renderer.step(*frame, online, outs[current], !opt.unread);
+    const protocol::tick_output& out = composer.render_step(engine, !opt.unread);
+    last = out.packets.output;
+    seen = composer.players();
   }
 };
 
@@ -270,10 +278,10 @@ const api::frame& populated_run::frame() const noexcept {
   return *impl_->frame;
 }
 const render::render_output& populated_run::packets() const noexcept {
-  return impl_->outs[impl_->current];
+  return *impl_->last;
 }
 std::span<const world::player_state* const> populated_run::viewers() const noexcept {
-  return impl_->online;
+  return impl_->seen;
 }
 std::size_t populated_run::sessions() const noexcept {
   return impl_->engine.session_count();
