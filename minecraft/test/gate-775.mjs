@@ -108,7 +108,7 @@ async function main () {
     gates: 4,
     args: ['--gate', `main=127.0.0.1:0=127.0.0.1:${backend.port}`, '--gate', `online=127.0.0.1:0=127.0.0.1:${online.port}`,
       '--gate', `old=127.0.0.1:0=127.0.0.1:${old.port}`, '--gate', `dead=127.0.0.1:0=127.0.0.1:${dead}`,
-      '--limits-gate-connect-timeout-ms', '2000']
+      '--limits-gate-connect-timeout-ms', '2000', '--metrics', '127.0.0.1:0']
   })
   cleanups.push(() => sim.stop())
   const [gatePort, onlineGate, oldGate, deadGate] = sim.gatePorts
@@ -271,6 +271,18 @@ async function main () {
   check(!(await inSim(observer, frank.client.uuid)), 'a pass-through player joined emote-sim')
   check(await inSim(observer, alice.client.uuid), 'alice is not in emote-sim')
   step('encryption refused, backend down refused, 765 passed through')
+
+  // gate.md §8: the forward delay of what the backend sent alice and bob, as /metrics shows it.
+  const metricsPort = Number(/metrics at http:\/\/127\.0\.0\.1:(\d+)/.exec(sim.output())?.[1])
+  check(metricsPort > 0, `no metrics address in the log:\n${sim.output()}`)
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+  const series = (suffix) => Number(new RegExp(`^emote_sim_gate_forward_delay_seconds${suffix} (\\S+)$`, 'm').exec(text)?.[1])
+  const count = series('_count\\{gate="main"\\}')
+  check(text.includes('# TYPE emote_sim_gate_forward_delay_seconds histogram'), 'no forward delay histogram')
+  check(count > 10, `forward delay count for gate main: ${count}`)
+  check(series('_bucket\\{gate="main",le="\\+Inf"\\}') === count, 'the +Inf bucket is not the count')
+  check(series('_sum\\{gate="main"\\}') > 0, 'the forward delay sum is 0')
+  step(`forward delay: ${count} writes, p50 bucket ${series('_bucket\\{gate="main",le="0.0005"\\}')} under 0.5 ms`)
 }
 
 try {

@@ -3,6 +3,7 @@
 #include "gate/requests.hpp"
 #include "gate/session.hpp"
 #include "server/daemon/accept_loop.hpp"
+#include "server/daemon/metrics.hpp"
 #include "server/daemon/prometheus.hpp"
 #include "server/daemon/tcp_bind.hpp"
 
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -38,6 +40,11 @@ struct gate_counters {
   std::uint64_t passthrough = 0;
 };
 
+/// gate.md §8: the forward delay's buckets, finer than the tick's below a millisecond.
+constexpr std::array<double, 14> forward_bounds{0.00005, 0.0001, 0.00025, 0.0005, 0.00075,
+                                                0.001,   0.0015, 0.002,   0.0025, 0.005,
+                                                0.01,    0.025,  0.05,    0.1};
+
 struct gate_service::gate {
   settings::gate_config config;
   std::shared_ptr<accept_loop<tcp::acceptor, tcp::socket>> acceptor;
@@ -53,6 +60,9 @@ struct gate_service::gate {
   bool encryption_logged = false;
   std::set<std::int32_t> passthrough_logged;
   gate_counters counters;
+  /// gate.md §8: for each write to a client that carries bytes read from the backend, the time
+  /// from the read of the oldest of them to the write's completion.
+  histogram forward_delay{forward_bounds};
   bool closing = false;
   // What the pairs need of the service.
   gate_hub* hub = nullptr;
@@ -81,11 +91,17 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
   std::vector<std::uint32_t> injecting_sizes;
   bool inject_posted = false;         ///< an inject_pending is queued on the io_context
   api::tick_number set_aside_at = -1; ///< the last tick that set packets aside for it
+  using clock_type = std::chrono::steady_clock;
   struct side {
     std::string queue;   ///< bytes not yet handed to async_write
     std::string writing; ///< bytes in flight
     bool busy = false;
+    /// When the oldest backend bytes in `queue` / `writing` were read (to_client only; the
+    /// epoch when they hold none).
+    clock_type::time_point queued_since{}, writing_since{};
   } to_client, to_backend;
+  /// While a backend read is handled: when it completed (what it sends the client is stamped).
+  clock_type::time_point backend_read_at{};
   std::array<char, 16384> client_buf{};
   std::array<char, 16384> backend_buf{};
 
@@ -133,11 +149,22 @@ void flush(const pair_ptr& p, bool to_client) {
   side.busy = true;
   side.writing.swap(side.queue);
   side.queue.clear();
+  side.writing_since = side.queued_since;
+  side.queued_since = {};
   asio::async_write(sock, asio::buffer(side.writing),
                     [p, to_client](const boost::system::error_code& ec, std::size_t) {
                       auto& sd = to_client ? p->to_client : p->to_backend;
                       sd.busy = false;
                       sd.writing.clear();
+                      if (sd.writing_since != gate_service::pair::clock_type::time_point{}) {
+                        if (!ec) {
+                          p->g.forward_delay.observe(
+                              std::chrono::duration<double>(gate_service::pair::clock_type::now() -
+                                                            sd.writing_since)
+                                  .count());
+                        }
+                        sd.writing_since = {};
+                      }
                       if (ec) {
                         close_pair(p);
                         return;
@@ -162,6 +189,9 @@ void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::siz
   auto& side = to_client ? p->to_client : p->to_backend;
   side.queue.append(bytes);
   if (to_client) {
+    if (side.queued_since == gate_service::pair::clock_type::time_point{}) {
+      side.queued_since = p->backend_read_at; // the epoch unless a backend read sends this
+    }
     p->g.counters.bytes_to_client += bytes.size();
   } else {
     p->g.counters.bytes_to_backend += bytes.size();
@@ -356,10 +386,13 @@ void start_backend_read(const pair_ptr& p) {
                                  close_pair(p); // a backend restart: the player leaves
                                  return;
                                }
+                               const auto read_at = gate_service::pair::clock_type::now();
                                inject_pending(p); // the ticks' packets come first
                                gw::session_output out;
                                p->s.from_backend(std::string_view(p->backend_buf.data(), n), out);
+                               p->backend_read_at = read_at;
                                apply(p, out);
+                               p->backend_read_at = {};
                                if (!p->closing) {
                                  start_backend_read(p);
                                }
@@ -647,6 +680,13 @@ std::string gate_service::render_metrics() const {
          "counter", [](const gate_counters& c) { return c.backend_down; });
   series("emote_sim_gate_passthrough_total", "Connections passed through (unsupported protocol).",
          "counter", [](const gate_counters& c) { return c.passthrough; });
+  prometheus_header(out, "emote_sim_gate_forward_delay_seconds",
+                    "From a backend read to the completed write of its bytes to the client.",
+                    "histogram");
+  for (const auto& g : gates_) {
+    g->forward_delay.render_series(out, "emote_sim_gate_forward_delay_seconds",
+                                   "gate=\"" + g->config.name + "\"");
+  }
   return out;
 }
 

@@ -54,8 +54,8 @@ void scalar(std::string& out, std::string_view name, std::string_view help, std:
 void histogram::observe(double seconds) noexcept {
   ++count_;
   sum_ += seconds;
-  for (std::size_t i = 0; i < bounds.size(); ++i) {
-    if (seconds <= bounds[i]) {
+  for (std::size_t i = 0; i < bounds_.size(); ++i) {
+    if (seconds <= bounds_[i]) {
       ++buckets_[i];
       return;
     }
@@ -64,18 +64,30 @@ void histogram::observe(double seconds) noexcept {
 
 void histogram::render(std::string& out, std::string_view name, std::string_view help) const {
   header(out, name, help, "histogram");
+  render_series(out, name, {});
+}
+
+void histogram::render_series(std::string& out, std::string_view name,
+                              std::string_view labels) const {
+  std::string with; // `labels,` inside a bucket's braces, `{labels}` after _sum and _count
+  std::string alone;
+  if (!labels.empty()) {
+    with.append(labels).push_back(',');
+    alone.append("{").append(labels).push_back('}');
+  }
   std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < bounds.size(); ++i) {
+  for (std::size_t i = 0; i < bounds_.size(); ++i) {
     cumulative += buckets_[i];
     out += name;
-    out += "_bucket{le=\"" + number(bounds[i]) + "\"} " + std::to_string(cumulative) + "\n";
+    out += "_bucket{" + with + "le=\"" + number(bounds_[i]) + "\"} " + std::to_string(cumulative) +
+           "\n";
   }
   out += name;
-  out += "_bucket{le=\"+Inf\"} " + std::to_string(count_) + "\n";
+  out += "_bucket{" + with + "le=\"+Inf\"} " + std::to_string(count_) + "\n";
   out += name;
-  out += "_sum " + number(sum_) + "\n";
+  out += "_sum" + alone + " " + number(sum_) + "\n";
   out += name;
-  out += "_count " + std::to_string(count_) + "\n";
+  out += "_count" + alone + " " + std::to_string(count_) + "\n";
 }
 
 std::string metrics::render() const {

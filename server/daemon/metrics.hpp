@@ -11,25 +11,35 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace emote::server {
 
+/// A Prometheus histogram over fixed upper bounds (seconds; +Inf is implicit).
 class histogram {
 public:
-  /// Upper bounds in seconds; +Inf is implicit. Quarter-millisecond steps below 1 ms and
-  /// half-millisecond steps to 2.5 ms, where a healthy tick lies, so a p95 read from them
-  /// (histogram_quantile) moves with the tick rather than with the bucket.
-  static constexpr std::array<double, 15> bounds{0.00025, 0.0005, 0.00075, 0.001, 0.0015,
-                                                 0.002,   0.0025, 0.005,   0.01,  0.02,
-                                                 0.035,   0.05,   0.1,     0.25,  1.0};
+  /// The tick's: quarter-millisecond steps below 1 ms and half-millisecond steps to 2.5 ms, where
+  /// a healthy tick lies, so a p95 read from them (histogram_quantile) moves with the tick rather
+  /// than with the bucket.
+  static constexpr std::array<double, 15> tick_bounds{0.00025, 0.0005, 0.00075, 0.001, 0.0015,
+                                                      0.002,   0.0025, 0.005,   0.01,  0.02,
+                                                      0.035,   0.05,   0.1,     0.25,  1.0};
+  /// `bounds` (ascending) must outlive the histogram.
+  explicit histogram(std::span<const double> bounds = tick_bounds)
+      : bounds_(bounds), buckets_(bounds.size()) {}
   void observe(double seconds) noexcept;
+  /// The `# HELP`/`# TYPE` lines and the series without labels.
   void render(std::string& out, std::string_view name, std::string_view help) const;
+  /// The series alone, each line with `labels` (`gate="lobby"`) when not empty.
+  void render_series(std::string& out, std::string_view name, std::string_view labels) const;
   [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
 
 private:
-  std::array<std::uint64_t, bounds.size()> buckets_{}; // non-cumulative
+  std::span<const double> bounds_;
+  std::vector<std::uint64_t> buckets_; // non-cumulative
   std::uint64_t count_ = 0;
   double sum_ = 0;
 };

@@ -168,3 +168,22 @@ TEST_CASE("metrics: a port already taken is a startup error naming the address")
   CHECK_MESSAGE(second.error().starts_with("metrics: cannot listen on " + taken.text() + ": "),
                 second.error());
 }
+
+TEST_CASE("histogram: own bounds and labelled series") {
+  static constexpr std::array<double, 2> bounds{0.0001, 0.001};
+  histogram h(bounds);
+  h.observe(0.00005);
+  h.observe(0.0005);
+  h.observe(0.5);
+  std::string out;
+  h.render_series(out, "x_seconds", "gate=\"lobby\"");
+  CHECK(out == "x_seconds_bucket{gate=\"lobby\",le=\"0.0001\"} 1\n"
+               "x_seconds_bucket{gate=\"lobby\",le=\"0.001\"} 2\n"
+               "x_seconds_bucket{gate=\"lobby\",le=\"+Inf\"} 3\n"
+               "x_seconds_sum{gate=\"lobby\"} 0.50055\n"
+               "x_seconds_count{gate=\"lobby\"} 3\n");
+  out.clear();
+  h.render_series(out, "x_seconds", {});
+  CHECK(out.find("x_seconds_bucket{le=\"0.001\"} 2\n") != std::string::npos);
+  CHECK(out.find("x_seconds_count 3\n") != std::string::npos);
+}
