@@ -85,26 +85,24 @@ double peak_rss_mib() {
   return 0;
 }
 
-report_json::report_json() : out_("{") {}
+report_json::report_json() : out_("{"), open_(1) {}
 
 void report_json::key(std::string_view k) {
-  if (!first_) {
-    out_.push_back(',');
-  }
-  first_ = false;
-  json::json_out(out_).str(k);
-  out_.push_back(':');
+  json::json_out o(out_);
+  open_.back()(o);
+  o.str(k);
+  o.ch(':');
 }
 
 void report_json::begin(std::string_view k) {
   key(k);
   out_.push_back('{');
-  first_ = true;
+  open_.emplace_back();
 }
 
 void report_json::end() {
   out_.push_back('}');
-  first_ = false;
+  open_.pop_back();
 }
 
 void report_json::number(std::string_view k, double v) {

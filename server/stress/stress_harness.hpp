@@ -5,6 +5,7 @@
 // work; the harness paces the ticks, samples them and turns the samples into the report's
 // timing figures, which every mode reports under the same keys.
 
+#include "engine/json/writer.hpp"
 #include "engine/rules/stress.hpp"
 
 #include <atomic>
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace emote::server {
 
@@ -130,7 +132,7 @@ private:
   void key(std::string_view k);
 
   std::string out_;
-  bool first_ = true;
+  std::vector<json::separator> open_; ///< one per open object, the outermost first
 };
 
 /// The text report's lines every mode prints, each ending with a newline.
