@@ -648,6 +648,12 @@ const config_key table[] = {
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.limits.gate_connect_timeout_ms);
         }),
+    row("limits.gate_max_connections", config_type::integer, 1, 1000000, "1000",
+        "limits-gate-max-connections", "EMOTE_SIM_LIMITS_GATE_MAX_CONNECTIONS", "N",
+        "client connections one gate holds at once (lowered to fit the descriptor limit)",
+        [](const config_key& k, const config_value& v, server_config& c) {
+          return integer_into(k, v, c.limits.gate_max_connections);
+        }),
     // render.md §2
     row("render.entity_id_base", config_type::integer, 1, int32_max, "1000000000",
         "render-entity-id-base", "EMOTE_SIM_RENDER_ENTITY_ID_BASE", "N",

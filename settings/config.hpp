@@ -55,6 +55,8 @@ struct limits_config {
   std::int64_t gate_max_frame_bytes = 2097151;
   std::int64_t gate_max_buffered_bytes = 16777216;
   std::int64_t gate_connect_timeout_ms = 5000;
+  /// Connection pairs one gate holds at once; one more client is closed at once (gate.md §8).
+  std::int64_t gate_max_connections = 1000;
 };
 
 /// One gate (gate.md §1): players accepted on `listen` are connected to `backend`.

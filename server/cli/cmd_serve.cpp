@@ -119,12 +119,14 @@ int cmd_serve(std::span<const std::string_view> argv) {
   const descriptor_limit fds = raise_descriptor_limit();
   const bool metrics_apart = cfg.metrics && (!cfg.http || cfg.metrics->text() != cfg.http->text());
   const std::size_t http_listeners = (cfg.http ? 1U : 0U) + (metrics_apart ? 1U : 0U);
-  const connection_caps caps = fit_connection_caps(fds.soft, cfg.limits.max_connections,
-                                                   http_settings{}.max_connections, http_listeners);
+  const connection_caps caps = fit_connection_caps(
+      fds.soft, cfg.limits.max_connections, http_settings{}.max_connections, http_listeners,
+      static_cast<std::size_t>(cfg.limits.gate_max_connections), cfg.gates.size());
   spdlog::log(caps.lowered ? spdlog::level::warn : spdlog::level::info,
-              "descriptor limit {} (was {}, hard {}): up to {} line connections{}{}", fds.soft,
+              "descriptor limit {} (was {}, hard {}): up to {} line connections{}{}{}", fds.soft,
               fds.before, fds.hard, caps.line,
               http_listeners > 0 ? ", " + std::to_string(caps.http) + " per HTTP listener" : "",
+              cfg.gates.empty() ? "" : ", " + std::to_string(caps.gate) + " per gate",
               caps.lowered ? " (lowered to fit; raise the hard limit, e.g. ulimit -Hn)" : "");
 
   boost::asio::io_context io;
@@ -153,7 +155,9 @@ int cmd_serve(std::span<const std::string_view> argv) {
     hooks.line = [&server](std::uint64_t id, std::string line) {
       server.internal_line(id, std::move(line));
     };
-    gates = std::make_unique<gate_service>(io, std::move(hooks), simulation, cfg.limits);
+    auto gate_limits = cfg.limits;
+    gate_limits.gate_max_connections = static_cast<std::int64_t>(caps.gate);
+    gates = std::make_unique<gate_service>(io, std::move(hooks), simulation, gate_limits);
     server.on_tick([g = gates.get()](const protocol::tick_output& t) { g->after_tick(t); },
                    [g = gates.get()] { return g->wants_packets(); });
     if (auto err = gates->open(cfg.gates)) {

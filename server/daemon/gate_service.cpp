@@ -3,6 +3,7 @@
 #include "gate/requests.hpp"
 #include "gate/session.hpp"
 #include "server/daemon/accept_loop.hpp"
+#include "server/daemon/log_limit.hpp"
 #include "server/daemon/metrics.hpp"
 #include "server/daemon/prometheus.hpp"
 #include "server/daemon/tcp_bind.hpp"
@@ -38,6 +39,7 @@ struct gate_counters {
   std::uint64_t encryption = 0;
   std::uint64_t backend_down = 0;
   std::uint64_t passthrough = 0;
+  std::uint64_t refused_full = 0;
 };
 
 /// gate.md §8: the forward delay's buckets, finer than the tick's below a millisecond.
@@ -69,6 +71,8 @@ struct gate_service::gate {
   protocol::sim_host* host = nullptr;
   std::size_t max_buffered = 0;
   std::size_t max_frame = 0;
+  std::int64_t max_connections = 0;
+  log_limit full_log; ///< one "full" line per 10 s
   std::chrono::milliseconds connect_timeout{5000};
 };
 
@@ -482,6 +486,18 @@ void start_pair(gate_service& svc, gate_service::gate& g, tcp::socket sock) {
     return;
   }
   boost::system::error_code ignored;
+  if (g.counters.open >= g.max_connections) {
+    // gate.md §1: a full gate closes the client at once, before anything is read or forwarded.
+    ++g.counters.refused_full;
+    sock.close(ignored);
+    const log_limit::note n = g.full_log.hit(g.config.name, log_limit::clock_type::now());
+    if (n.log) {
+      spdlog::warn(
+          "gate {}: full ({} connections, limits.gate_max_connections); {} client{} closed",
+          g.config.name, g.max_connections, n.events, n.events == 1 ? "" : "s");
+    }
+    return;
+  }
   sock.set_option(tcp::no_delay(true), ignored);
   const std::uint64_t id = ++g.next_pair;
   auto p = std::make_shared<gate_service::pair>(svc, g, id, std::move(sock), g.max_frame);
@@ -503,6 +519,7 @@ std::optional<std::string> gate_service::open(const std::vector<settings::gate_c
     g->max_buffered = static_cast<std::size_t>(limits_.gate_max_buffered_bytes);
     g->max_frame = static_cast<std::size_t>(limits_.gate_max_frame_bytes);
     g->connect_timeout = std::chrono::milliseconds(limits_.gate_connect_timeout_ms);
+    g->max_connections = limits_.gate_max_connections;
     auto a = bind_tcp(io_, cfg.listen);
     if (!a) {
       return "gate " + cfg.name + ": " + a.error();
@@ -680,6 +697,9 @@ std::string gate_service::render_metrics() const {
          "counter", [](const gate_counters& c) { return c.backend_down; });
   series("emote_sim_gate_passthrough_total", "Connections passed through (unsupported protocol).",
          "counter", [](const gate_counters& c) { return c.passthrough; });
+  series("emote_sim_gate_refused_full_total",
+         "Clients closed at once: the gate held limits.gate_max_connections pairs.", "counter",
+         [](const gate_counters& c) { return c.refused_full; });
   prometheus_header(out, "emote_sim_gate_forward_delay_seconds",
                     "From a backend read to the completed write of its bytes to the client.",
                     "histogram");

@@ -9,10 +9,16 @@
 
 #include <doctest/doctest.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <thread>
+
+#include <poll.h>
 
 using namespace emote::server;
 using namespace emote::settings;
@@ -596,4 +602,68 @@ TEST_CASE("[engine] exe: replay says a recording ended early (a write error, or 
   CHECK_MESSAGE(out.find("identical; the recording has no end: the server did not stop normally") !=
                     std::string::npos,
                 out);
+}
+
+// gate.md §1, §8: a gate holds at most limits.gate_max_connections pairs; a client accepted while
+// it is full is closed at once (nothing read or forwarded), counted and logged.
+TEST_CASE("[engine] exe: a full gate closes one more client at once and counts it") {
+  const auto dir = scratch_dir("exe_gate_full");
+  boost::asio::io_context io;
+  // The backend: connections complete in its backlog; it never speaks.
+  boost::asio::ip::tcp::acceptor backend(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  const std::string backend_port = std::to_string(backend.local_endpoint().port());
+  served s(dir, {"--gate", "lobby=127.0.0.1:0=127.0.0.1:" + backend_port,
+                 "--limits-gate-max-connections", "2", "--metrics", "127.0.0.1:0"});
+  std::smatch m;
+  const std::string log = s.p->err();
+  REQUIRE(std::regex_search(log, m, std::regex(R"(gate lobby on 127\.0\.0\.1:(\d+))")));
+  const boost::asio::ip::tcp::endpoint gate{boost::asio::ip::make_address("127.0.0.1"),
+                                            static_cast<unsigned short>(std::stoi(m[1].str()))};
+  std::smatch mm;
+  REQUIRE(
+      std::regex_search(log, mm, std::regex(R"(metrics at http://(127\.0\.0\.1:\d+)/metrics)")));
+  const auto metrics_at = *parse_listen_address(mm[1].str());
+  const auto metric = [&](const std::string& name) {
+    const std::string body = http_get(metrics_at, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+    std::smatch v;
+    REQUIRE_MESSAGE(std::regex_search(body, v, std::regex(name + R"(\{gate="lobby"\} (\d+))")),
+                    body);
+    return std::stoll(v[1].str());
+  };
+  CHECK(metric("emote_sim_gate_refused_full_total") == 0);
+
+  std::vector<boost::asio::ip::tcp::socket> held;
+  for (int i = 0; i < 2; ++i) {
+    held.emplace_back(io).connect(gate);
+  }
+  for (int i = 0; i < 100 && metric("emote_sim_gate_connections") < 2; ++i) {
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK(metric("emote_sim_gate_connections") == 2);
+  // The third is closed at once: its read ends (EOF or reset), not a wait.
+  boost::asio::ip::tcp::socket third(io);
+  third.connect(gate);
+  pollfd readable{third.native_handle(), POLLIN, 0};
+  REQUIRE_MESSAGE(::poll(&readable, 1, 3000) == 1, "the third client was not closed within 3 s");
+  std::array<char, 16> buf{};
+  boost::system::error_code ec;
+  CHECK(third.read_some(boost::asio::buffer(buf), ec) == 0);
+  CHECK(ec); // eof or connection reset
+  CHECK(metric("emote_sim_gate_refused_full_total") == 1);
+  CHECK(metric("emote_sim_gate_connections") == 2);
+  CHECK(s.p->wait_for_log(
+      "gate lobby: full (2 connections, limits.gate_max_connections); 1 client closed", 5s));
+  // The held clients are still served: closing one makes room for another.
+  held[0].close();
+  for (int i = 0; i < 100 && metric("emote_sim_gate_connections") > 1; ++i) {
+    std::this_thread::sleep_for(20ms);
+  }
+  boost::asio::ip::tcp::socket fourth(io);
+  fourth.connect(gate);
+  for (int i = 0; i < 100 && metric("emote_sim_gate_connections") < 2; ++i) {
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK(metric("emote_sim_gate_connections") == 2);
+  CHECK(metric("emote_sim_gate_refused_full_total") == 1);
+  CHECK(s.stop() == 0);
 }

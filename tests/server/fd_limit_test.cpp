@@ -58,3 +58,28 @@ TEST_CASE("descriptors: the soft limit is raised to the hard one") {
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("descriptors: gates' pairs take two each; when nothing fits they keep up to half") {
+  // Everything fits: the caps are as asked.
+  auto caps = fit_connection_caps(1048576, 256, 1024, 1, 1000, 2);
+  CHECK(caps.gate == 1000);
+  CHECK_FALSE(caps.lowered);
+  // 1,024 descriptors, 2 gates of 1,000 pairs: the gates share half of 1,024 - 64, 240 pairs each,
+  // and the line and HTTP listeners are fitted into the other half as without gates.
+  caps = fit_connection_caps(1024, 256, 1024, 1, 1000, 2);
+  CHECK(caps.lowered);
+  CHECK(caps.gate == (1024 - 64) / 2 / 4);
+  CHECK(caps.line == 256 - 16); // at most half of the 480 left
+  CHECK(static_cast<std::uint64_t>(caps.line) + 3 * caps.http + 2 * 2 * caps.gate +
+            descriptor_headroom <=
+        1024);
+  // A small gate that fits with the line listener keeps its cap; only HTTP is lowered.
+  caps = fit_connection_caps(1024, 256, 1024, 1, 50, 1);
+  CHECK(caps.gate == 50);
+  CHECK(caps.line == 256);
+  CHECK(caps.http == (1024 - 64 - 100 - 256) / 3);
+  // A tiny limit still leaves one pair per gate.
+  caps = fit_connection_caps(8, 256, 1024, 1, 1000, 3);
+  CHECK(caps.gate >= 1);
+  CHECK(caps.line >= 1);
+}
