@@ -32,4 +32,15 @@ printf '# A\n\n```sh runable\nls\n```\n' >"$work/typo.md"
 expect 1 typo.md "$work/typo.md:3:"
 printf '# A\n\n```sh runnable\ntrue\n```\n\n```sh not run: serves until stopped\nscripts/serve\n```\n\n```js\nconsole.log(1)\n```\n\n```\nsh output\n```\n' >"$work/marked.md"
 expect 0 marked.md "1 files, 0 unmarked shell blocks"
+# The default files are README.md, the guides and the examples' READMEs (examples/*/README.md).
+files=$("$check" --files)
+for want in README.md docs/guide/bots.md examples/node-adapter/README.md; do
+  if grep -qxF "$want" <<<"$files"; then
+    echo "ok: $want is checked by default"
+  else
+    echo "FAIL: $want is not among the default files of scripts/test-docs:"
+    sed 's/^/    > /' <<<"$files"
+    failed=1
+  fi
+done
 exit $failed
