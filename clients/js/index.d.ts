@@ -72,7 +72,8 @@ export interface Frame {
   readonly line: string
 }
 
-/** An error reply. */
+/** An error reply (docs/guide/bots.md, Errors: the names of the Python and Java clients). Its
+ * `message` is `CODE: DETAIL`. */
 export declare class EmoteSimError extends Error {
   constructor (reply: Reply)
   code: ErrorCode

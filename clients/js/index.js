@@ -28,22 +28,28 @@ const RECENT_FRAMES = 256
 
 const SPECIAL = new Set(['reply.error', 'disconnect', 'reconnect', 'reconnect.failed', 'frame'])
 
-/** An error reply: `code` (one of ERROR_CODES), `path` (JSON path of the offending field, '' when
- * none), `remainingTicks` (cooldown), what it refers to (protocol.md §3): `op`, `player`, `emote`
- * ('' when the request named none), `detail` (the developer's text; `text` is the one for a
- * person, e.g. the mod's refusal message), and `reply` (the whole object). */
+/** An error reply: `code` (one of ERROR_CODES), `text` (the text for a person, e.g. the mod's
+ * refusal message), `detail` (the text for a developer, naming the op and the subject), `path`
+ * (JSON path of the offending field, '' when none), `remainingTicks` (cooldown), what it refers
+ * to (protocol.md §3): `op`, `player`, `emote` ('' when the request named none), and `reply` (the
+ * whole object). Its `message` (Error's) is `CODE: DETAIL`. The Python and Java clients use the
+ * same names (docs/guide/bots.md, Errors). */
 export class EmoteSimError extends Error {
   constructor (reply) {
     const err = reply.error ?? {}
-    super(`${err.code ?? 'internal'}: ${err.detail ?? `${err.message ?? ''}${err.path ? ` (${err.path})` : ''}`}`)
+    const code = err.code ?? 'internal'
+    const text = err.message ?? ''
+    const path = err.path ?? ''
+    const detail = err.detail || `${text}${path ? ` (${path})` : ''}`
+    super(`${code}: ${detail}`)
     this.name = 'EmoteSimError'
-    this.code = err.code ?? 'internal'
-    this.path = err.path ?? ''
-    this.text = err.message ?? ''
+    this.code = code
+    this.path = path
+    this.text = text
     this.op = err.op ?? ''
     this.player = err.player ?? ''
     this.emote = err.emote ?? ''
-    this.detail = err.detail ?? this.text
+    this.detail = detail
     this.remainingTicks = err.remaining_ticks
     this.reply = reply
   }

@@ -37,6 +37,18 @@ test('addresses and varints', () => {
   assert.throws(() => readVarInt(Buffer.from([0x80])), /truncated/)
 })
 
+test('the error object: the names of the Python and Java clients (clients/error-replies.json)', () => {
+  // docs/guide/bots.md, Errors: the same literal replies the other clients' tests read.
+  const { cases } = JSON.parse(readFileSync(path.join(ROOT, 'clients', 'error-replies.json'), 'utf8'))
+  for (const c of cases) {
+    const e = new EmoteSimError(c.reply)
+    assert.deepEqual(
+      [e.code, e.text, e.detail, e.message, e.path, e.op, e.player, e.emote, e.remainingTicks],
+      [c.code, c.text, c.detail, c.string, c.path, c.op, c.player, c.emote, c.remaining_ticks], c.code)
+    assert.equal(e.reply, c.reply)
+  }
+})
+
 test('viewer packets: audiences and to lists give the same packets (render.md §6.1)', () => {
   const data = [Buffer.from([0x00]), Buffer.from([0x5c, 0x01]), Buffer.from([0x2f, 0x02, 0x03]), Buffer.from([0x00])]
     .map((b) => b.toString('base64'))

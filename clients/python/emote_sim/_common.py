@@ -18,24 +18,31 @@ ERROR_CODES = (
 
 
 class EmoteSimError(Exception):
-    """An error reply: .code (one of ERROR_CODES, e.g. 'cooldown'), .message (the text for a
-    person, e.g. the mod's refusal message), .path (the JSON path of the offending field, '' when
-    none), .remaining_ticks (cooldown), what it refers to (protocol.md §3): .op, .player, .emote
-    ('' when the request named none), .detail (the text for a developer), and .reply (the whole
-    object)."""
+    """An error reply: .code (one of ERROR_CODES, e.g. 'cooldown'), .text (the text for a person,
+    e.g. the mod's refusal message; .message is the same string, kept for existing bots), .detail
+    (the text for a developer, naming the op and the subject), .path (the JSON path of the
+    offending field, '' when none), .remaining_ticks (cooldown), what it refers to (protocol.md
+    §3): .op, .player, .emote ('' when the request named none), and .reply (the whole object).
+    str(error) is "CODE: DETAIL". The JavaScript and Java clients use the same names
+    (docs/guide/bots.md, Errors)."""
 
     def __init__(self, reply):
         err = reply.get("error", {})
         self.code = err.get("code", "internal")
-        self.message = err.get("message", "")
+        self.text = err.get("message", "")
         self.path = err.get("path", "")
         self.remaining_ticks = err.get("remaining_ticks")
         self.op = err.get("op", "")
         self.player = err.get("player", "")
         self.emote = err.get("emote", "")
-        self.detail = err.get("detail") or (self.message + (f" ({self.path})" if self.path else ""))
+        self.detail = err.get("detail") or (self.text + (f" ({self.path})" if self.path else ""))
         self.reply = reply
         super().__init__(f"{self.code}: {self.detail}")
+
+    @property
+    def message(self):
+        """The text for a person: the same as .text (the name this client used first)."""
+        return self.text
 
 
 class ConnectionClosed(Exception):

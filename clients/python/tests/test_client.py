@@ -71,6 +71,25 @@ class Audiences(unittest.TestCase):
                            "a")
 
 
+class ErrorObject(unittest.TestCase):
+    """docs/guide/bots.md, Errors: the error object's names are those of the JavaScript and Java
+    clients, on the literal replies of clients/error-replies.json, which their tests read too."""
+
+    def test_same_mapping_as_the_other_clients(self):
+        with open(os.path.join(ROOT, "clients", "error-replies.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+        for case in cases:
+            with self.subTest(code=case["code"]):
+                e = EmoteSimError(case["reply"])
+                self.assertEqual((e.code, e.text, e.detail, str(e), e.path, e.op, e.player, e.emote,
+                                  e.remaining_ticks),
+                                 (case["code"], case["text"], case["detail"], case["string"],
+                                  case["path"], case["op"], case["player"], case["emote"],
+                                  case.get("remaining_ticks")))
+                self.assertEqual(e.message, e.text)  # the name this client used first
+                self.assertIs(e.reply, case["reply"])
+
+
 class ManualClock(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -132,8 +151,9 @@ class ManualClock(unittest.TestCase):
         with self.assertRaises(EmoteSimError) as cm:
             c.play("nobody", "sample:nope")
         e = cm.exception
-        self.assertEqual((e.op, e.player, e.emote, e.message),
-                         ("emote.play", "nobody", "sample:nope", "Player is not online."))
+        self.assertEqual((e.op, e.player, e.emote, e.text, e.message),
+                         ("emote.play", "nobody", "sample:nope", "Player is not online.",
+                          "Player is not online."))
         alice = c.players.join("fp-alice", position=[900.5, 64, 0.5], yaw=30)
         with self.assertRaises(TimeoutError) as cm:
             alice.wait_for("playback.stopped", ticks=2)

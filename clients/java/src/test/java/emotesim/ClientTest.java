@@ -198,7 +198,12 @@ class ClientTest {
       assertEquals("$.protocol", error("bad_request",
           c.join("err-y", PlayerState.of().position(0, 64, 0).protocol(12))).path());
       error("forbidden", obs.join("err-x", PlayerState.of().position(0, 64, 0)));
-      error("unknown_player", c.play("nobody", "sample:wave"));
+      // protocol.md §3: the error names what it refers to; text for a person, detail for a developer.
+      EmoteSimException nobody = error("unknown_player", c.play("nobody", "sample:wave"));
+      assertEquals(List.of("emote.play", "nobody", "sample:wave", "Player is not online."),
+          List.of(nobody.op(), nobody.player(), nobody.emote(), nobody.text()));
+      assertTrue(nobody.detail().startsWith("emote.play player \"nobody\""), nobody.detail());
+      assertEquals("unknown_player: " + nobody.detail(), nobody.getMessage());
       get(c.join("err-a", PlayerState.of().position(2000, 64, 0)));
       error("player_exists", c.join("err-a", PlayerState.of().position(0, 64, 0)));
       error("unknown_emote", c.play("err-a", "nope:nothing"));
