@@ -20,6 +20,9 @@ gate as the backend's sidecar"):
   mode); the Service's players' port targets the gate's port (declared by the sidecar alone, not
   by the backend); a NetworkPolicy selecting the pod admits only the gate's and the metrics port;
   the sidecar's CPU request is the base layout's plus the gate's CPU measured in performance.md;
+  the backend's readiness probe is a server-list ping through the gate's port (mc-monitor status
+  on the pod's loopback, or a TCP probe of that port), and no liveness or startup probe of the
+  backend goes through the gate;
 * the resources against docs/guide/performance.md: requests cover the 1,000 x 1,000 stress run's
   share of a core and peak memory, limits are a whole core and twice that memory.
 Usage: check-kubernetes.py [--gate BASE_RENDERED.yaml] RENDERED.yaml EMOTE_SIM WORKDIR. Ends with "N passed, M failed".
@@ -200,6 +203,20 @@ def check_gate(by_kind, containers, env, svcs, sidecar, base_cpu):
           f"SERVER_PORT={benv.get('SERVER_PORT')})")
     check(str(benv.get("ONLINE_MODE", "")).upper() == "FALSE",
           "the backend runs in offline mode (the gate reads the connection; the proxy authenticates)")
+    # deployment.md, "Kubernetes: the gate as the backend's sidecar": the pod is ready when a
+    # server-list ping through the gate's port is answered (the path the proxy takes), and nothing
+    # that goes through the gate may restart the backend.
+    ready = backend.get("readinessProbe") or {}
+    cmd = (ready.get("exec") or {}).get("command") or []
+    through = (cmd[:2] == ["mc-monitor", "status"] and "--host" in cmd and "--port" in cmd
+               and cmd[cmd.index("--host") + 1] in ("127.0.0.1", "localhost")
+               and cmd[cmd.index("--port") + 1] == str(gate_port))
+    tcp = (ready.get("tcpSocket") or {}).get("port")
+    check(through or tcp == gate_port,
+          f"the backend's readiness probe pings through the gate's port {gate_port} "
+          f"(readinessProbe {ready or 'missing'})")
+    check(not any(str(gate_port) in str(backend.get(p) or "") for p in ("livenessProbe", "startupProbe")),
+          "no liveness or startup probe of the backend goes through the gate")
     players = next((p for s in svcs for p in s["spec"]["ports"] if p["port"] == 25565), {})
     target = players.get("targetPort")
     sidecar_ports = {p.get("name"): p.get("containerPort") for p in sidecar.get("ports", [])}
