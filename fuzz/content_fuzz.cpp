@@ -2,15 +2,86 @@
 // the byte 0x1E (record separator), loaded as one content set. Every loaded emote is then walked
 // (canonical SNBT, layouts, union) and the first file is registered against the result, so the
 // whole pipeline including Sequence resolution and emote.register is exercised.
+//
+// The same files are also loaded in `check`'s mode (load_options::all_errors, formats.md §1.3),
+// and the two loads must agree as §1.3 says: the same emotes load, and the diagnostics of the
+// all-errors load without each file's further errors are the loader's, so every rejected file's
+// error list starts with the loader's one error. A difference aborts with both lists.
 #include "engine/content/loader.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace {
+
+using emote::core::diagnostic;
+using emote::core::diagnostics;
+using emote::core::severity;
+
+std::string dump(const diagnostics& ds) {
+  std::string out;
+  for (const auto& d : ds) {
+    out += emote::core::format_diagnostic(d);
+    if (!d.suggestion.empty()) {
+      out += " [" + d.suggestion + "]";
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+bool is_error(const diagnostic& d) {
+  return d.severity == severity::error;
+}
+
+/// The all-errors load's diagnostics without each file's further errors (the errors that follow
+/// a file's first one directly: the loader appends a file's warnings, then its errors).
+diagnostics first_errors_only(const diagnostics& all) {
+  diagnostics out;
+  for (const auto& d : all) {
+    const bool further = !out.empty() && is_error(d) && is_error(out.back()) &&
+                         out.back().file == d.file;
+    if (!further) {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+[[noreturn]] void disagree(const char* what, const emote::content::catalog& first,
+                           const emote::content::catalog& every) {
+  std::fprintf(stderr, "content_fuzz: %s (formats.md §1.3)\nloading:\n%s\ncheck (all errors):\n%s",
+               what, dump(first.diagnostics()).c_str(), dump(every.diagnostics()).c_str());
+  std::abort();
+}
+
+/// formats.md §1.3: `check`'s mode loads what loading loads and reports, for each file, the
+/// loader's first error first.
+void compare_modes(const emote::content::catalog& first, const emote::content::catalog& every) {
+  if (first.size() != every.size()) {
+    disagree("the two modes load a different number of emotes", first, every);
+  }
+  for (std::size_t i = 0; i < first.entries().size(); ++i) {
+    if (first.entries()[i].id != every.entries()[i].id) {
+      disagree("the two modes load different emotes", first, every);
+    }
+  }
+  const auto& loading = first.diagnostics();
+  for (std::size_t i = 1; i < loading.size(); ++i) {
+    if (is_error(loading[i]) && is_error(loading[i - 1]) && loading[i].file == loading[i - 1].file) {
+      disagree("loading reports two errors for one file", first, every);
+    }
+  }
+  if (dump(first_errors_only(every.diagnostics())) != dump(loading)) {
+    disagree("the all-errors diagnostics do not start each file's errors with the loader's error",
+             first, every);
+  }
+}
 
 std::size_t walk(const emote::content::catalog& c) {
   std::size_t n = 0;
@@ -47,7 +118,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string first = files.front().bytes;
   emote::content::load_options options;
   options.registry_limit = 4;
+  emote::content::load_options every_error = options;
+  every_error.all_errors = true;
+  const auto checked = emote::content::load_files(files, every_error);
   const auto catalog = emote::content::load_files(std::move(files), options);
+  compare_modes(*catalog, *checked);
   volatile std::size_t sink = walk(*catalog) + catalog->diagnostics().size();
   const auto reg = emote::content::register_document(*catalog, first, options);
   if (reg.ok()) {
