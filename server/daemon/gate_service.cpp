@@ -63,7 +63,7 @@ struct gate_service::gate {
   std::set<std::int32_t> passthrough_logged;
   gate_counters counters;
   /// gate.md §8: for each write to a client that carries bytes read from the backend, the time
-  /// from the read of the oldest of them to the write's completion.
+  /// from the read of the oldest of them to the write that hands them to the socket.
   histogram forward_delay{forward_bounds};
   bool closing = false;
   // What the pairs need of the service.
@@ -100,9 +100,9 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
     std::string queue;   ///< bytes not yet handed to async_write
     std::string writing; ///< bytes in flight
     bool busy = false;
-    /// When the oldest backend bytes in `queue` / `writing` were read (to_client only; the
-    /// epoch when they hold none).
-    clock_type::time_point queued_since{}, writing_since{};
+    /// When the oldest backend bytes in `queue` were read (to_client only; the epoch when it
+    /// holds none).
+    clock_type::time_point queued_since{};
   } to_client, to_backend;
   /// While a backend read is handled: when it completed (what it sends the client is stamped).
   clock_type::time_point backend_read_at{};
@@ -153,22 +153,19 @@ void flush(const pair_ptr& p, bool to_client) {
   side.busy = true;
   side.writing.swap(side.queue);
   side.queue.clear();
-  side.writing_since = side.queued_since;
-  side.queued_since = {};
+  if (side.queued_since != gate_service::pair::clock_type::time_point{}) {
+    // gate.md §8: the bytes are handed to the socket now (Asio sends at once what the socket
+    // takes; the completion handler runs later, possibly after a tick, and is not the packet's).
+    p->g.forward_delay.observe(
+        std::chrono::duration<double>(gate_service::pair::clock_type::now() - side.queued_since)
+            .count());
+    side.queued_since = {};
+  }
   asio::async_write(sock, asio::buffer(side.writing),
                     [p, to_client](const boost::system::error_code& ec, std::size_t) {
                       auto& sd = to_client ? p->to_client : p->to_backend;
                       sd.busy = false;
                       sd.writing.clear();
-                      if (sd.writing_since != gate_service::pair::clock_type::time_point{}) {
-                        if (!ec) {
-                          p->g.forward_delay.observe(
-                              std::chrono::duration<double>(gate_service::pair::clock_type::now() -
-                                                            sd.writing_since)
-                                  .count());
-                        }
-                        sd.writing_since = {};
-                      }
                       if (ec) {
                         close_pair(p);
                         return;
@@ -615,31 +612,45 @@ void gate_service::after_tick(const protocol::tick_output& t) {
   // (framed, compressed) once the tick has returned, as one write; the tick does not wait for
   // that nor for the sockets. A player whose set-aside bytes pass the buffer limit (a clock.step
   // of many ticks) is injected at once, where the limit cuts a client that does not read.
-  std::vector<pair_ptr> touched;
   const render::render_output& o = *packets.output;
-  for (const auto& entry : o.entries) {
-    const std::string_view bytes = o.bytes(entry);
-    for (const std::uint32_t r : o.to(entry)) {
-      const std::string& key = packets.names[r];
+  recipients_.resize(packets.names.size());
+  resolved_.assign(packets.names.size(), 0);
+  const auto pair_of = [&](std::uint32_t r) -> gate_service::pair* {
+    if (resolved_[r] == 0) {
+      resolved_[r] = 1;
       for (auto& g : gates_) {
-        const auto it = g->players.find(key);
-        if (it == g->players.end()) {
-          continue;
-        }
-        if (auto p = it->second.lock(); p && !p->closing) {
-          // Once per tick, also when earlier ticks' packets still wait (a clock.step of many
-          // ticks), so the buffer limit below sees every player that grew.
-          if (p->set_aside_at != t.tick()) {
-            p->set_aside_at = t.tick();
-            touched.push_back(p);
+        const auto it = g->players.find(packets.names[r]);
+        if (it != g->players.end()) {
+          recipients_[r] = it->second.lock();
+          if (recipients_[r]) {
+            break; // a player is connected through one gate at a time
           }
-          p->injecting.append(bytes);
-          p->injecting_sizes.push_back(static_cast<std::uint32_t>(bytes.size()));
         }
       }
     }
+    return recipients_[r].get();
+  };
+  for (const auto& entry : o.entries) {
+    const std::string_view bytes = o.bytes(entry);
+    for (const std::uint32_t r : o.to(entry)) {
+      gate_service::pair* p = pair_of(r);
+      if (p == nullptr || p->closing) {
+        continue;
+      }
+      // Once per tick, also when earlier ticks' packets still wait (a clock.step of many ticks),
+      // so the buffer limit below sees every player that grew.
+      if (p->set_aside_at != t.tick()) {
+        p->set_aside_at = t.tick();
+        touched_.push_back(recipients_[r]);
+      }
+      p->injecting.append(bytes);
+      p->injecting_sizes.push_back(static_cast<std::uint32_t>(bytes.size()));
+    }
   }
-  for (const pair_ptr& p : touched) {
+  for (auto& p : recipients_) {
+    p.reset();
+  }
+  for (const pair_ptr& p : touched_) {
     if (p->injecting.size() > p->g.max_buffered) {
       inject_pending(p);
     } else if (!p->inject_posted) {
@@ -650,6 +661,7 @@ void gate_service::after_tick(const protocol::tick_output& t) {
       });
     }
   }
+  touched_.clear();
 }
 
 void gate_service::close() {

@@ -69,6 +69,11 @@ private:
   protocol::sim_host& host_;
   settings::limits_config limits_;
   std::vector<std::unique_ptr<gate>> gates_;
+  /// after_tick's recipients resolved to their pairs, by index into the tick's player names
+  /// (looked up once per tick and player, not once per packet); empty between ticks.
+  std::vector<std::shared_ptr<pair>> recipients_;
+  std::vector<std::uint8_t> resolved_;
+  std::vector<std::shared_ptr<pair>> touched_; ///< the pairs this tick set packets aside for
 };
 
 } // namespace emote::server
