@@ -19,9 +19,16 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstring>
+#include <ctime>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+
+#include <cerrno>
+#include <sys/socket.h>
+#include <sys/uio.h>
 
 namespace emote::server {
 
@@ -104,7 +111,8 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
     /// holds none).
     clock_type::time_point queued_since{};
   } to_client, to_backend;
-  /// While a backend read is handled: when it completed (what it sends the client is stamped).
+  /// While a backend read is handled: when its bytes reached the kernel (SO_TIMESTAMPNS; what
+  /// it sends the client is stamped with it).
   clock_type::time_point backend_read_at{};
   std::array<char, 16384> client_buf{};
   std::array<char, 16384> backend_buf{};
@@ -377,27 +385,71 @@ void start_client_read(const pair_ptr& p) {
                             });
 }
 
+/// One read from the backend with the kernel's receive time of its last bytes (gate.md §8:
+/// SO_TIMESTAMPNS, enabled when the backend connected; the read's own time when the kernel gave
+/// none): 0 bytes at the end of the stream, nullopt when nothing is there yet, -1 on an error.
+std::optional<long> read_backend(gate_service::pair& p,
+                                 gate_service::pair::clock_type::time_point& arrived) {
+  iovec iov{p.backend_buf.data(), p.backend_buf.size()};
+  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(timespec))> control{};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  const ssize_t got = ::recvmsg(p.backend.native_handle(), &msg, MSG_DONTWAIT);
+  const auto now = gate_service::pair::clock_type::now();
+  arrived = now;
+  if (got < 0) {
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? std::nullopt
+                                                                     : std::optional<long>(-1);
+  }
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts{};
+      std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+      timespec wall{};
+      ::clock_gettime(CLOCK_REALTIME, &wall);
+      const auto waited = std::chrono::seconds(wall.tv_sec - ts.tv_sec) +
+                          std::chrono::nanoseconds(wall.tv_nsec - ts.tv_nsec);
+      if (waited > std::chrono::nanoseconds::zero()) {
+        arrived =
+            now - std::chrono::duration_cast<gate_service::pair::clock_type::duration>(waited);
+      }
+    }
+  }
+  return static_cast<long>(got);
+}
+
 void start_backend_read(const pair_ptr& p) {
-  p->backend.async_read_some(asio::buffer(p->backend_buf),
-                             [p](const boost::system::error_code& ec, std::size_t n) {
-                               if (p->closing) {
-                                 return;
-                               }
-                               if (ec) {
-                                 close_pair(p); // a backend restart: the player leaves
-                                 return;
-                               }
-                               const auto read_at = gate_service::pair::clock_type::now();
-                               inject_pending(p); // the ticks' packets come first
-                               gw::session_output out;
-                               p->s.from_backend(std::string_view(p->backend_buf.data(), n), out);
-                               p->backend_read_at = read_at;
-                               apply(p, out);
-                               p->backend_read_at = {};
-                               if (!p->closing) {
-                                 start_backend_read(p);
-                               }
-                             });
+  p->backend.async_wait(tcp::socket::wait_read, [p](const boost::system::error_code& ec) {
+    if (p->closing) {
+      return;
+    }
+    if (ec) {
+      close_pair(p); // a backend restart: the player leaves
+      return;
+    }
+    gate_service::pair::clock_type::time_point arrived{};
+    const std::optional<long> n = read_backend(*p, arrived);
+    if (!n) {
+      start_backend_read(p); // woken without bytes
+      return;
+    }
+    if (*n <= 0) {
+      close_pair(p); // the end of the stream or an error: a backend restart, the player leaves
+      return;
+    }
+    inject_pending(p); // the ticks' packets come first
+    gw::session_output out;
+    p->s.from_backend(std::string_view(p->backend_buf.data(), static_cast<std::size_t>(*n)), out);
+    p->backend_read_at = arrived;
+    apply(p, out);
+    p->backend_read_at = {};
+    if (!p->closing) {
+      start_backend_read(p);
+    }
+  });
 }
 
 void backend_failed(const pair_ptr& p, const std::string& why) {
@@ -442,24 +494,27 @@ void connect_backend(const pair_ptr& p, std::chrono::milliseconds timeout) {
           backend_failed(p, "cannot resolve: " + ec.message());
           return;
         }
-        asio::async_connect(p->backend, results,
-                            [p](const boost::system::error_code& ec2, const tcp::endpoint&) {
-                              if (p->closing) {
-                                return;
-                              }
-                              if (ec2) {
-                                backend_failed(p, ec2.message());
-                                return;
-                              }
-                              p->connect_timer.cancel();
-                              p->backend_ready = true;
-                              boost::system::error_code ignored;
-                              p->backend.set_option(tcp::no_delay(true), ignored);
-                              std::string pending;
-                              pending.swap(p->backend_pending);
-                              send_to(p, false, pending, p->g.max_buffered);
-                              start_backend_read(p);
-                            });
+        asio::async_connect(
+            p->backend, results, [p](const boost::system::error_code& ec2, const tcp::endpoint&) {
+              if (p->closing) {
+                return;
+              }
+              if (ec2) {
+                backend_failed(p, ec2.message());
+                return;
+              }
+              p->connect_timer.cancel();
+              p->backend_ready = true;
+              boost::system::error_code ignored;
+              p->backend.set_option(tcp::no_delay(true), ignored);
+              // gate.md §8: the kernel stamps what the backend sends on arrival.
+              const int on = 1;
+              ::setsockopt(p->backend.native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
+              std::string pending;
+              pending.swap(p->backend_pending);
+              send_to(p, false, pending, p->g.max_buffered);
+              start_backend_read(p);
+            });
       });
 }
 
