@@ -609,7 +609,7 @@ TEST_CASE("query results") {
        {0.5, 64, -3},
        90,
        "Alice_MC"},
-      {"bob", std::nullopt, std::nullopt, true, "minecraft:the_nether", {1, 2, 3.25}, -45.5F}};
+      {"bob", std::nullopt, std::nullopt, true, "minecraft:the_nether", {1, 2, 3.25}, -45.5F, {}}};
   st.sessions = {{1, "fx:handshake", "OFFERING", 4, "alice", std::nullopt}};
   st.cooldowns = {{"alice", "fx:handshake", "cooldown", 96}};
   std::string s;
@@ -666,8 +666,8 @@ TEST_CASE("query results") {
 
   s.clear();
   core::diagnostics diags{
-      {"a.json", 3, 5, "$.id", "duplicate emote id: fx:a", core::severity::error},
-      {"b.json", 1, 1, "$", "byte order mark ignored", core::severity::warning}};
+      {"a.json", 3, 5, "$.id", "duplicate emote id: fx:a", core::severity::error, {}},
+      {"b.json", 1, 1, "$", "byte order mark ignored", core::severity::warning, {}}};
   encode_reload_members(s, 7, diags);
   CHECK(
       s ==

@@ -208,8 +208,9 @@ TEST_CASE("record-to-scenario: one script, connection ops dropped, disconnects b
 
 TEST_CASE("record-to-scenario: ids are unique across connections and map to their replies") {
   std::string text;
-  append_header(text, recording_header{"0.1.0", 1, 0, "{}", std::string(64, 'a'),
-                                       "2024-05-01T12:00:00Z", "b1 GNU-1"});
+  append_header(
+      text, recording_header{
+                "0.1.0", 1, 0, "{}", std::string(64, 'a'), "2024-05-01T12:00:00Z", "b1 GNU-1", {}});
   append_connect(text, 0, 1, "controller", "a");
   append_connect(text, 0, 2, "controller", "b");
   auto msg = [&](std::int64_t tick, std::int64_t conn, const char* line) {

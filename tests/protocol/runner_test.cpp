@@ -86,7 +86,8 @@ public:
     sim::state_snapshot s;
     for (const auto& p : players_) {
       if (!player || *player == p) {
-        s.players.push_back({p, std::nullopt, std::nullopt, false, "minecraft:overworld", {}, 0});
+        s.players.push_back(
+            {p, std::nullopt, std::nullopt, false, "minecraft:overworld", {}, 0, {}});
       }
     }
     return s;

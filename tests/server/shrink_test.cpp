@@ -26,9 +26,14 @@ constexpr int noise_players = 10;
 // cooldown ends at 45: the second play is refused).
 std::string noisy_text(std::size_t* inputs) {
   std::string text;
-  append_header(text, recording_header{EMOTE_SIM_VERSION, 1, 0, "{}",
+  append_header(text, recording_header{EMOTE_SIM_VERSION,
+                                       1,
+                                       0,
+                                       "{}",
                                        content_digest({test_emotes()}).value(),
-                                       "2026-12-05T00:00:00Z", "test"});
+                                       "2026-12-05T00:00:00Z",
+                                       "test",
+                                       {}});
   append_connect(text, 0, 1, "controller", "a");
   append_connect(text, 0, 2, "controller", "noise");
   std::size_t n = 0;
@@ -159,9 +164,14 @@ TEST_CASE("[engine] shrink: the kept inputs move to start near tick 0, keeping t
   // alice joins at 1003 and plays t:cool at 1005 and 1040 (refused: cooldown); a noise player
   // joins at 0. The shrunk script moves 1000 ticks earlier and still meets the expectation.
   std::string text;
-  append_header(text, recording_header{EMOTE_SIM_VERSION, 1, 0, "{}",
+  append_header(text, recording_header{EMOTE_SIM_VERSION,
+                                       1,
+                                       0,
+                                       "{}",
                                        content_digest({test_emotes()}).value(),
-                                       "2026-12-05T00:00:00Z", "test"});
+                                       "2026-12-05T00:00:00Z",
+                                       "test",
+                                       {}});
   append_connect(text, 0, 1, "controller", "a");
   const auto msg = [&](std::int64_t tick, const std::string& line) {
     auto decoded = decode_request(line);

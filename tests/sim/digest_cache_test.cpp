@@ -57,7 +57,8 @@ TEST_CASE("state digests: kept display digests equal fresh ones at every tick (e
       switch (r.next(6)) {
       case 0:
       case 1:
-        (void)eng.apply(api::emote_play{.player = p, .emote = emotes[r.next(emotes.size())]});
+        (void)eng.apply(
+            api::emote_play{.player = p, .emote = emotes[r.next(emotes.size())], .placement = {}});
         break;
       case 2:
         (void)eng.apply(api::emote_stop{p});
