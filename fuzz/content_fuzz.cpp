@@ -7,6 +7,7 @@
 // and the two loads must agree as §1.3 says: the same emotes load, and the diagnostics of the
 // all-errors load without each file's further errors are the loader's, so every rejected file's
 // error list starts with the loader's one error. A difference aborts with both lists.
+#include "engine/content/error_modes.hpp"
 #include "engine/content/loader.hpp"
 
 #include <cstddef>
@@ -19,44 +20,21 @@
 
 namespace {
 
+using emote::content::diagnostics_text;
+using emote::content::first_errors_only;
 using emote::core::diagnostic;
 using emote::core::diagnostics;
 using emote::core::severity;
-
-std::string dump(const diagnostics& ds) {
-  std::string out;
-  for (const auto& d : ds) {
-    out += emote::core::format_diagnostic(d);
-    if (!d.suggestion.empty()) {
-      out += " [" + d.suggestion + "]";
-    }
-    out += '\n';
-  }
-  return out;
-}
 
 bool is_error(const diagnostic& d) {
   return d.severity == severity::error;
 }
 
-/// The all-errors load's diagnostics without each file's further errors (the errors that follow
-/// a file's first one directly: the loader appends a file's warnings, then its errors).
-diagnostics first_errors_only(const diagnostics& all) {
-  diagnostics out;
-  for (const auto& d : all) {
-    const bool further = !out.empty() && is_error(d) && is_error(out.back()) &&
-                         out.back().file == d.file;
-    if (!further) {
-      out.push_back(d);
-    }
-  }
-  return out;
-}
-
 [[noreturn]] void disagree(const char* what, const emote::content::catalog& first,
                            const emote::content::catalog& every) {
   std::fprintf(stderr, "content_fuzz: %s (formats.md §1.3)\nloading:\n%s\ncheck (all errors):\n%s",
-               what, dump(first.diagnostics()).c_str(), dump(every.diagnostics()).c_str());
+               what, diagnostics_text(first.diagnostics()).c_str(),
+               diagnostics_text(every.diagnostics()).c_str());
   std::abort();
 }
 
@@ -73,11 +51,12 @@ void compare_modes(const emote::content::catalog& first, const emote::content::c
   }
   const auto& loading = first.diagnostics();
   for (std::size_t i = 1; i < loading.size(); ++i) {
-    if (is_error(loading[i]) && is_error(loading[i - 1]) && loading[i].file == loading[i - 1].file) {
+    if (is_error(loading[i]) && is_error(loading[i - 1]) &&
+        loading[i].file == loading[i - 1].file) {
       disagree("loading reports two errors for one file", first, every);
     }
   }
-  if (dump(first_errors_only(every.diagnostics())) != dump(loading)) {
+  if (diagnostics_text(first_errors_only(every.diagnostics())) != diagnostics_text(loading)) {
     disagree("the all-errors diagnostics do not start each file's errors with the loader's error",
              first, every);
   }

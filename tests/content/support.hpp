@@ -2,6 +2,7 @@
 // Test harness for the content suites: the base documents of formats.md §7 (A0, S0, HS, A(D,
 // mode, L)), edits by path, and loading through the real pipeline.
 
+#include "engine/content/error_modes.hpp"
 #include "engine/content/loader.hpp"
 #include "engine/json/source_reader.hpp"
 #include "engine/json/writer.hpp"
@@ -180,33 +181,6 @@ inline doc hs(std::string_view x = {}) {
   return d;
 }
 
-/// The diagnostics of an `all_errors` load without the errors after each file's first: what
-/// loading reports (formats.md §1.3). A file's further errors follow its first directly.
-inline emote::core::diagnostics first_errors_only(const emote::core::diagnostics& all) {
-  emote::core::diagnostics out;
-  for (const auto& d : all) {
-    const bool further = !out.empty() && d.severity == emote::core::severity::error &&
-                         out.back().severity == emote::core::severity::error &&
-                         out.back().file == d.file;
-    if (!further) {
-      out.push_back(d);
-    }
-  }
-  return out;
-}
-
-inline std::string dump(const emote::core::diagnostics& ds) {
-  std::string out;
-  for (const auto& d : ds) {
-    out += emote::core::format_diagnostic(d);
-    if (!d.suggestion.empty()) {
-      out += " [" + d.suggestion + "]";
-    }
-    out += '\n';
-  }
-  return out;
-}
-
 /// Load documents as files named f0.json, f1.json, ... (in that order). Every load also checks
 /// that `check`'s mode (every error) reports what loading reports, each file's first error equal
 /// to the loader's one, and registers the same emotes.
@@ -221,10 +195,11 @@ inline std::shared_ptr<const catalog> load(const std::vector<std::string>& texts
     all.all_errors = true;
     const auto first = load_files(files, options);
     const auto every = load_files(files, all);
-    CHECK_MESSAGE(dump(first_errors_only(every->diagnostics())) == dump(first->diagnostics()),
+    CHECK_MESSAGE(diagnostics_text(first_errors_only(every->diagnostics())) ==
+                      diagnostics_text(first->diagnostics()),
                   "check's first errors differ from loading's:\n"
-                      << dump(every->diagnostics()) << "loading:\n"
-                      << dump(first->diagnostics()));
+                      << diagnostics_text(every->diagnostics()) << "loading:\n"
+                      << diagnostics_text(first->diagnostics()));
     CHECK(every->size() == first->size());
     return first;
   }
