@@ -125,6 +125,7 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
 namespace {
 
 using pair_ptr = std::shared_ptr<gate_service::pair>;
+using pair_clock = gate_service::pair::clock_type;
 
 void start_client_read(const pair_ptr& p);
 void start_backend_read(const pair_ptr& p);
@@ -161,12 +162,11 @@ void flush(const pair_ptr& p, bool to_client) {
   side.busy = true;
   side.writing.swap(side.queue);
   side.queue.clear();
-  if (side.queued_since != gate_service::pair::clock_type::time_point{}) {
+  if (side.queued_since != pair_clock::time_point{}) {
     // gate.md §8: the bytes are handed to the socket now (Asio sends at once what the socket
     // takes; the completion handler runs later, possibly after a tick, and is not the packet's).
     p->g.forward_delay.observe(
-        std::chrono::duration<double>(gate_service::pair::clock_type::now() - side.queued_since)
-            .count());
+        std::chrono::duration<double>(pair_clock::now() - side.queued_since).count());
     side.queued_since = {};
   }
   asio::async_write(sock, asio::buffer(side.writing),
@@ -198,7 +198,7 @@ void send_to(const pair_ptr& p, bool to_client, std::string_view bytes, std::siz
   auto& side = to_client ? p->to_client : p->to_backend;
   side.queue.append(bytes);
   if (to_client) {
-    if (side.queued_since == gate_service::pair::clock_type::time_point{}) {
+    if (side.queued_since == pair_clock::time_point{}) {
       side.queued_since = p->backend_read_at; // the epoch unless a backend read sends this
     }
     p->g.counters.bytes_to_client += bytes.size();
@@ -388,8 +388,7 @@ void start_client_read(const pair_ptr& p) {
 /// One read from the backend with the kernel's receive time of its last bytes (gate.md §8:
 /// SO_TIMESTAMPNS, enabled when the backend connected; the read's own time when the kernel gave
 /// none): 0 bytes at the end of the stream, nullopt when nothing is there yet, -1 on an error.
-std::optional<long> read_backend(gate_service::pair& p,
-                                 gate_service::pair::clock_type::time_point& arrived) {
+std::optional<long> read_backend(gate_service::pair& p, pair_clock::time_point& arrived) {
   iovec iov{p.backend_buf.data(), p.backend_buf.size()};
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(timespec))> control{};
   msghdr msg{};
@@ -398,7 +397,7 @@ std::optional<long> read_backend(gate_service::pair& p,
   msg.msg_control = control.data();
   msg.msg_controllen = control.size();
   const ssize_t got = ::recvmsg(p.backend.native_handle(), &msg, MSG_DONTWAIT);
-  const auto now = gate_service::pair::clock_type::now();
+  const auto now = pair_clock::now();
   arrived = now;
   if (got < 0) {
     return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? std::nullopt
@@ -413,8 +412,7 @@ std::optional<long> read_backend(gate_service::pair& p,
       const auto waited = std::chrono::seconds(wall.tv_sec - ts.tv_sec) +
                           std::chrono::nanoseconds(wall.tv_nsec - ts.tv_nsec);
       if (waited > std::chrono::nanoseconds::zero()) {
-        arrived =
-            now - std::chrono::duration_cast<gate_service::pair::clock_type::duration>(waited);
+        arrived = now - std::chrono::duration_cast<pair_clock::duration>(waited);
       }
     }
   }
@@ -430,7 +428,7 @@ void start_backend_read(const pair_ptr& p) {
       close_pair(p); // a backend restart: the player leaves
       return;
     }
-    gate_service::pair::clock_type::time_point arrived{};
+    pair_clock::time_point arrived{};
     const std::optional<long> n = read_backend(*p, arrived);
     if (!n) {
       start_backend_read(p); // woken without bytes
