@@ -81,6 +81,7 @@ struct gate_service::gate {
   std::vector<worker*> workers; ///< the pairs are spread over these in turn
   // Any thread.
   gate_counters counters;
+  std::atomic<std::uint64_t> next_request{0}; ///< `/emote` request ids (gate:N)
   /// gate.md §8: for each write to a client that carries bytes read from the backend, the time
   /// from the arrival of the oldest of them to the write that hands them to the socket.
   std::mutex forward_mutex;
@@ -94,7 +95,6 @@ struct gate_service::gate {
   /// Pending `/emote` requests by id: the pair to tell a refusal.
   std::unordered_map<std::string, std::weak_ptr<pair>> requests;
   std::uint64_t next_pair = 0;
-  std::uint64_t next_request = 0;
   std::size_t next_worker = 0;
   bool encryption_logged = false;
   std::set<std::int32_t> passthrough_logged;
@@ -277,9 +277,10 @@ void inject_pending(const pair_ptr& p) {
 // the catalog runs on the engine's thread; what it answers goes back to the pair's thread.
 namespace {
 
-/// The engine's thread: a request line from the gate's internal client.
-void send_line(gate_service::gate& g, const api::input& in, std::string_view id = {}) {
-  g.hub->line(g.client_id, gw::request_line(in, id));
+/// The engine's thread: a request line (gate::request_line, made on the pair's thread) from the
+/// gate's internal client.
+void send_line(gate_service::gate& g, std::string line) {
+  g.hub->line(g.client_id, std::move(line));
 }
 
 /// The engine's thread.
@@ -313,72 +314,82 @@ void to_pair(const pair_ptr& p, F&& f) {
 /// The pair's thread: what a session's step asks of the engine's thread, handed over in order.
 void hand_over(const pair_ptr& p, gw::session_output& out) {
   gate_service::gate& g = p->g;
-  for (api::input& in : out.inputs) {
-    p->svc.to_main([p, in = std::move(in)] {
-      gate_service::gate& gm = p->g;
-      if (const auto* j = std::get_if<api::player_join>(&in)) {
-        gm.players[j->player] = p;
-      } else if (const auto* l = std::get_if<api::player_leave>(&in)) {
-        gm.players.erase(l->player);
-      }
-      send_line(gm, in);
-    });
+  for (const api::input& in : out.inputs) {
+    std::string line = gw::request_line(in);
+    if (const auto* j = std::get_if<api::player_join>(&in)) {
+      p->svc.to_main([p, key = j->player, line = std::move(line)]() mutable {
+        p->g.players[key] = p;
+        send_line(p->g, std::move(line));
+      });
+    } else if (const auto* l = std::get_if<api::player_leave>(&in)) {
+      p->svc.to_main([p, key = l->player, line = std::move(line)]() mutable {
+        p->g.players.erase(key);
+        send_line(p->g, std::move(line));
+      });
+    } else {
+      p->svc.to_main([p, line = std::move(line)]() mutable { send_line(p->g, std::move(line)); });
+    }
   }
   for (auto& c : out.commands) {
     using kind = gw::command_request::kind;
     if (c.what == kind::usage) {
       tell(p, "Usage: /emote <id> | stop | list");
     } else if (c.what == kind::list) {
-      p->svc.to_main([p] {
-        const auto ids = emote_ids(*p->g.host);
-        std::string text = ids.empty() ? "No emotes." : "Emotes: ";
-        for (std::size_t k = 0; k < ids.size(); ++k) {
-          text += (k ? ", " : "") + ids[k];
-        }
-        to_pair(p, [p, text = std::move(text)] { tell(p, text); });
-      });
+      p->svc.to_main(
+          [p] {
+            const auto ids = emote_ids(*p->g.host);
+            std::string text = ids.empty() ? "No emotes." : "Emotes: ";
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+              text += (k ? ", " : "") + ids[k];
+            }
+            to_pair(p, [p, text = std::move(text)] { tell(p, text); });
+          },
+          true);
     } else if (!p->s.joined()) {
       tell(p, "Emotes are not ready yet.");
     } else {
-      p->svc.to_main([p, what = c.what, emote = std::move(c.emote), player = p->s.player()] {
-        gate_service::gate& gm = p->g;
-        const std::string id = "gate:" + std::to_string(++gm.next_request);
-        gm.requests[id] = p;
-        if (what == kind::stop) {
-          send_line(gm, api::emote_stop{player}, id);
-        } else {
-          api::emote_play play;
-          play.player = player;
-          play.emote = emote;
-          play.source = api::play_source::command;
-          send_line(gm, play, id);
-        }
+      std::string id = "gate:" + std::to_string(++g.next_request);
+      std::string line;
+      if (c.what == kind::stop) {
+        line = gw::request_line(api::emote_stop{p->s.player()}, id);
+      } else {
+        api::emote_play play;
+        play.player = p->s.player();
+        play.emote = std::move(c.emote);
+        play.source = api::play_source::command;
+        line = gw::request_line(play, id);
+      }
+      p->svc.to_main([p, id = std::move(id), line = std::move(line)]() mutable {
+        p->g.requests[id] = p; // before the hub can answer it
+        send_line(p->g, std::move(line));
       });
     }
   }
   for (auto& q : out.tabs) {
-    p->svc.to_main([p, q = std::move(q)] {
-      std::vector<std::string> matches;
-      for (const std::string& m : {std::string("list"), std::string("stop")}) {
-        if (m.starts_with(q.word)) {
-          matches.push_back(m);
-        }
-      }
-      for (const auto& id : emote_ids(*p->g.host)) {
-        if (id.starts_with(q.word)) {
-          matches.push_back(id);
-        }
-      }
-      std::sort(matches.begin(), matches.end());
-      to_pair(p, [p, q, matches = std::move(matches)] {
-        if (p->closing) {
-          return;
-        }
-        gw::session_output answer;
-        p->s.answer_tab(q, matches, answer);
-        send_to(p, true, answer.to_client, p->g.max_buffered);
-      });
-    });
+    p->svc.to_main(
+        [p, q = std::move(q)] {
+          std::vector<std::string> matches;
+          for (const std::string& m : {std::string("list"), std::string("stop")}) {
+            if (m.starts_with(q.word)) {
+              matches.push_back(m);
+            }
+          }
+          for (const auto& id : emote_ids(*p->g.host)) {
+            if (id.starts_with(q.word)) {
+              matches.push_back(id);
+            }
+          }
+          std::sort(matches.begin(), matches.end());
+          to_pair(p, [p, q, matches = std::move(matches)] {
+            if (p->closing) {
+              return;
+            }
+            gw::session_output answer;
+            p->s.answer_tab(q, matches, answer);
+            send_to(p, true, answer.to_client, p->g.max_buffered);
+          });
+        },
+        true);
   }
   if (out.note == gw::notice::encryption) {
     p->svc.to_main([gp = &g] {
@@ -600,7 +611,12 @@ void connect_backend(const pair_ptr& p, std::chrono::milliseconds timeout) {
 
 gate_service::gate_service(asio::io_context& io, gate_hub hub, protocol::sim_host& host,
                            const settings::limits_config& limits)
-    : io_(io), hub_(std::move(hub)), host_(host), limits_(limits) {}
+    : io_(io), hub_(std::move(hub)), host_(host), limits_(limits) {
+  if (hub_.each_tick) {
+    hub_.each_tick([this] { drain_inbox(); });
+    pulled_ = true;
+  }
+}
 
 gate_service::~gate_service() {
   close();
@@ -635,13 +651,15 @@ gate_service::~gate_service() {
   workers_.clear();
 }
 
-void gate_service::to_main(std::function<void()> f) {
+void gate_service::to_main(std::function<void()> f, bool urgent) {
   bool post = false;
   {
     const std::lock_guard lock(inbox_mutex_);
     inbox_.push_back(std::move(f));
-    post = !inbox_posted_;
-    inbox_posted_ = true;
+    if ((urgent || !pulled_) && !inbox_posted_) {
+      post = true;
+      inbox_posted_ = true;
+    }
   }
   if (post) {
     asio::post(io_, [this] { drain_inbox(); });
@@ -879,14 +897,30 @@ void gate_service::after_tick(const protocol::tick_output& t) {
   for (auto& p : recipients_) {
     p.reset();
   }
-  for (const pair_ptr& p : touched_) {
-    to_pair(p, [p, bytes = std::move(p->outbox), sizes = std::move(p->outbox_sizes)] {
-      p->injecting.append(bytes);
-      p->injecting_sizes.insert(p->injecting_sizes.end(), sizes.begin(), sizes.end());
-      inject_pending(p);
-    });
-    p->outbox.clear();
-    p->outbox_sizes.clear();
+  // One task per forwarding thread, so each wakes once a tick however many players it serves.
+  struct handed {
+    pair_ptr p;
+    std::string bytes;
+    std::vector<std::uint32_t> sizes;
+  };
+  for (const auto& w : workers_) {
+    std::vector<handed> batch;
+    for (const pair_ptr& p : touched_) {
+      if (&p->io == &w->io) {
+        batch.push_back({p, std::move(p->outbox), std::move(p->outbox_sizes)});
+        p->outbox.clear();
+        p->outbox_sizes.clear();
+      }
+    }
+    if (!batch.empty()) {
+      asio::post(w->io, [batch = std::move(batch)] {
+        for (const handed& h : batch) {
+          h.p->injecting.append(h.bytes);
+          h.p->injecting_sizes.insert(h.p->injecting_sizes.end(), h.sizes.begin(), h.sizes.end());
+          inject_pending(h.p);
+        }
+      });
+    }
   }
   touched_.clear();
 }

@@ -42,6 +42,10 @@ struct gate_hub {
       attach;
   /// A request line from that client, queued like a socket client's.
   std::function<void(std::uint64_t id, std::string line)> line;
+  /// Realtime clock: registers `pull` to run at the start of every tick, before the hub applies
+  /// its queue (and when it stops), so the forwarding threads hand over without waking the
+  /// engine's thread for each input. Empty (manual clock): every hand-over wakes it.
+  std::function<void(std::function<void()> pull)> each_tick;
 };
 
 class gate_service {
@@ -68,8 +72,10 @@ public:
   /// when it returns.
   void close();
 
-  /// For the pairs, from any thread: run `f` on the engine's thread, in the order handed over.
-  void to_main(std::function<void()> f);
+  /// For the pairs, from any thread: run `f` on the engine's thread, in the order handed over:
+  /// at the start of the next tick (gate_hub::each_tick), or at once when `urgent` (an answer
+  /// the player waits for) or without a realtime clock.
+  void to_main(std::function<void()> f, bool urgent = false);
 
   /// The gate metrics in Prometheus text format (gate.md §8).
   [[nodiscard]] std::string render_metrics() const;
@@ -91,6 +97,7 @@ private:
   std::mutex inbox_mutex_;
   std::vector<std::function<void()>> inbox_; ///< to_main's tasks not yet run
   bool inbox_posted_ = false;                ///< a drain_inbox is queued on io_
+  bool pulled_ = false;                      ///< the hub runs drain_inbox before each tick
   /// after_tick's recipients resolved to their pairs, by index into the tick's player names
   /// (looked up once per tick and player, not once per packet); empty between ticks.
   std::vector<std::shared_ptr<pair>> recipients_;
