@@ -25,11 +25,6 @@ if(EMOTE_SIM_SANITIZE)
                                                  -fno-sanitize-recover=undefined)
   target_link_options(emote_options INTERFACE -fsanitize=address,undefined)
 endif()
-if(EMOTE_SIM_SANITIZE_THREAD)
-  # scripts/test-threads: the server under ThreadSanitizer, driven through its gates.
-  target_compile_options(emote_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
-  target_link_options(emote_options INTERFACE -fsanitize=thread)
-endif()
 
 # emote_module(NAME DEPS...): a static library built from every .cpp under engine/NAME or the
 # given folder. Sources are globbed so that modules can grow without touching CMake files.

@@ -654,12 +654,6 @@ const config_key table[] = {
         [](const config_key& k, const config_value& v, server_config& c) {
           return integer_into(k, v, c.limits.gate_max_connections);
         }),
-    row("limits.gate_threads", config_type::integer, 1, 64, "1", "limits-gate-threads",
-        "EMOTE_SIM_LIMITS_GATE_THREADS", "N",
-        "threads that forward the gates' connections, apart from the engine's",
-        [](const config_key& k, const config_value& v, server_config& c) {
-          return integer_into(k, v, c.limits.gate_threads);
-        }),
     // render.md §2
     row("render.entity_id_base", config_type::integer, 1, int32_max, "1000000000",
         "render-entity-id-base", "EMOTE_SIM_RENDER_ENTITY_ID_BASE", "N",

@@ -57,8 +57,6 @@ struct limits_config {
   std::int64_t gate_connect_timeout_ms = 5000;
   /// Connection pairs one gate holds at once; one more client is closed at once (gate.md §8).
   std::int64_t gate_max_connections = 1000;
-  /// The threads that forward the gates' connections (gate.md §10).
-  std::int64_t gate_threads = 1;
 };
 
 /// One gate (gate.md §1): players accepted on `listen` are connected to `backend`.

@@ -30,9 +30,7 @@
 // packets a second (12 KiB of chunk data, compressed) as a walking player's view brings in chunks.
 //
 // Usage: node bench/gate-bench.mjs [path/to/emote-sim] [--clients N] [--seconds S] [--rounds R]
-//          [--group G] [--chunks C] [--pin] [--gate-threads N] [--json FILE] [--smoke]
-// --gate-threads N: passes --limits-gate-threads N to emote-sim (gate.md §10; without it, the
-// server's default, one forwarding thread).
+//          [--group G] [--chunks C] [--pin] [--json FILE] [--smoke]
 // --pin: the forwarders (emote-sim, socat and its children) on the last CPU, the benchmark's own
 // processes (this one, the backend, the probe clients) on the others (taskset), so that a
 // forwarder's latency and the engine's tick are not its share of cores the load generator fills:
@@ -62,7 +60,7 @@ const EMOTE = 'mc:showcase' // a looping emote that movement does not stop (test
 const TICK_MS = 50
 
 function options (argv) {
-  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, gateThreads: null, bin: null }
+  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, bin: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -83,7 +81,6 @@ function options (argv) {
     else if (a === '--json') o.json = value()
     else if (a === '--smoke') o.smoke = true
     else if (a === '--pin') o.pin = true
-    else if (a === '--gate-threads') o.gateThreads = count(1, 64)
     else if (a === '--backend') o.backend = true
     else if (a === '--probe') o.probe = true
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`)
@@ -604,7 +601,7 @@ async function main () {
   const bin = o.bin || emoteSimBinary([])
   const log = (m) => console.log(`gate-bench: ${m}`)
   const cleanups = []
-  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, gate_threads: o.gateThreads, phases: [] }
+  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, phases: [] }
   try {
     const backend = await startBackendProcess(o)
     cleanups.push(() => backend.child.kill())
@@ -615,8 +612,7 @@ async function main () {
       emotes: fixtureEmotes,
       clock: 'realtime',
       gates: 1,
-      args: ['--gate', `bench=127.0.0.1:0=127.0.0.1:${backend.port}`, '--metrics', '127.0.0.1:0',
-        ...(o.gateThreads ? ['--limits-gate-threads', String(o.gateThreads)] : [])]
+      args: ['--gate', `bench=127.0.0.1:0=127.0.0.1:${backend.port}`, '--metrics', '127.0.0.1:0']
     })
     cleanups.push(() => sim.stop())
     // The metrics line may follow the lines startServer waits for.

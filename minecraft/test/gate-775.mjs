@@ -108,10 +108,7 @@ async function main () {
     gates: 4,
     args: ['--gate', `main=127.0.0.1:0=127.0.0.1:${backend.port}`, '--gate', `online=127.0.0.1:0=127.0.0.1:${online.port}`,
       '--gate', `old=127.0.0.1:0=127.0.0.1:${old.port}`, '--gate', `dead=127.0.0.1:0=127.0.0.1:${dead}`,
-      '--limits-gate-connect-timeout-ms', '2000', '--metrics', '127.0.0.1:0',
-      // gate.md §10: three forwarding threads, so the players of one gate are on different
-      // threads from each other and from the engine (gate-769 runs the default, one).
-      '--limits-gate-threads', '3']
+      '--limits-gate-connect-timeout-ms', '2000', '--metrics', '127.0.0.1:0']
   })
   cleanups.push(() => sim.stop())
   const [gatePort, onlineGate, oldGate, deadGate] = sim.gatePorts

@@ -155,12 +155,6 @@ int cmd_serve(std::span<const std::string_view> argv) {
     hooks.line = [&server](std::uint64_t id, std::string line) {
       server.internal_line(id, std::move(line));
     };
-    if (cfg.clock == clock_mode::realtime) {
-      // gate.md §10: the forwarding threads' lines join the queue at the start of each tick.
-      hooks.each_tick = [&server](std::function<void()> pull) {
-        server.before_drain(std::move(pull));
-      };
-    }
     auto gate_limits = cfg.limits;
     gate_limits.gate_max_connections = static_cast<std::int64_t>(caps.gate);
     gates = std::make_unique<gate_service>(io, std::move(hooks), simulation, gate_limits);

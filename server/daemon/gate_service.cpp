@@ -9,7 +9,6 @@
 #include "server/daemon/tcp_bind.hpp"
 
 #include <boost/asio/connect.hpp>
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -19,22 +18,17 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <ctime>
-#include <future>
 #include <optional>
 #include <set>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include <cerrno>
-#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <unistd.h>
 
 namespace emote::server {
 
@@ -42,18 +36,17 @@ namespace asio = boost::asio;
 namespace gw = ::emote::gate;
 using asio::ip::tcp;
 
-/// Counted by the forwarding threads, read by /metrics on the engine's thread.
 struct gate_counters {
-  std::atomic<std::int64_t> open{0};
-  std::atomic<std::uint64_t> accepted{0};
-  std::atomic<std::uint64_t> bytes_to_backend{0};
-  std::atomic<std::uint64_t> bytes_to_client{0};
-  std::atomic<std::uint64_t> malformed{0};
-  std::atomic<std::uint64_t> slow_consumer{0};
-  std::atomic<std::uint64_t> encryption{0};
-  std::atomic<std::uint64_t> backend_down{0};
-  std::atomic<std::uint64_t> passthrough{0};
-  std::atomic<std::uint64_t> refused_full{0};
+  std::int64_t open = 0;
+  std::uint64_t accepted = 0;
+  std::uint64_t bytes_to_backend = 0;
+  std::uint64_t bytes_to_client = 0;
+  std::uint64_t malformed = 0;
+  std::uint64_t slow_consumer = 0;
+  std::uint64_t encryption = 0;
+  std::uint64_t backend_down = 0;
+  std::uint64_t passthrough = 0;
+  std::uint64_t refused_full = 0;
 };
 
 /// gate.md §8: the forward delay's buckets, finer than the tick's below a millisecond.
@@ -61,33 +54,10 @@ constexpr std::array<double, 14> forward_bounds{0.00005, 0.0001, 0.00025, 0.0005
                                                 0.001,   0.0015, 0.002,   0.0025, 0.005,
                                                 0.01,    0.025,  0.05,    0.1};
 
-/// One forwarding thread (gate.md §10) and the io_context its pairs live on.
-struct gate_service::worker {
-  asio::io_context io{1};
-  asio::executor_work_guard<asio::io_context::executor_type> guard{io.get_executor()};
-  std::thread thread;
-};
-
 struct gate_service::gate {
-  // Set by open(), then only read (from any thread).
   settings::gate_config config;
-  settings::listen_address bound;
-  std::size_t max_buffered = 0;
-  std::size_t max_frame = 0;
-  std::int64_t max_connections = 0;
-  std::chrono::milliseconds connect_timeout{5000};
-  gate_hub* hub = nullptr;
-  protocol::sim_host* host = nullptr;
-  std::vector<worker*> workers; ///< the pairs are spread over these in turn
-  // Any thread.
-  gate_counters counters;
-  std::atomic<std::uint64_t> next_request{0}; ///< `/emote` request ids (gate:N)
-  /// gate.md §8: for each write to a client that carries bytes read from the backend, the time
-  /// from the arrival of the oldest of them to the write that hands them to the socket.
-  std::mutex forward_mutex;
-  histogram forward_delay{forward_bounds};
-  // The engine's thread only.
   std::shared_ptr<accept_loop<tcp::acceptor, tcp::socket>> acceptor;
+  settings::listen_address bound;
   std::uint64_t client_id = 0;             ///< the hub's internal client
   std::unordered_set<std::int32_t> hidden; ///< gate.md §7: hidden players' entity ids
   std::map<std::uint64_t, std::shared_ptr<pair>> pairs;
@@ -95,23 +65,28 @@ struct gate_service::gate {
   /// Pending `/emote` requests by id: the pair to tell a refusal.
   std::unordered_map<std::string, std::weak_ptr<pair>> requests;
   std::uint64_t next_pair = 0;
-  std::size_t next_worker = 0;
+  std::uint64_t next_request = 0;
   bool encryption_logged = false;
   std::set<std::int32_t> passthrough_logged;
+  gate_counters counters;
+  /// gate.md §8: for each write to a client that carries bytes read from the backend, the time
+  /// from the read of the oldest of them to the write that hands them to the socket.
+  histogram forward_delay{forward_bounds};
   bool closing = false;
+  // What the pairs need of the service.
+  gate_hub* hub = nullptr;
+  protocol::sim_host* host = nullptr;
+  std::size_t max_buffered = 0;
+  std::size_t max_frame = 0;
+  std::int64_t max_connections = 0;
   log_limit full_log; ///< one "full" line per 10 s
+  std::chrono::milliseconds connect_timeout{5000};
 };
 
-/// One client and its backend connection. Everything but the members marked otherwise belongs to
-/// the pair's forwarding thread (`io`).
 struct gate_service::pair : std::enable_shared_from_this<pair> {
   gate_service& svc;
   gate& g;
   std::uint64_t id;
-  asio::io_context& io; ///< the forwarding thread's
-  /// gate.md §7: the gate's hidden entity ids as this pair's thread knows them (the engine's
-  /// thread posts each change); the session reads it.
-  std::unordered_set<std::int32_t> hidden;
   tcp::socket client;
   tcp::socket backend;
   tcp::resolver resolver;
@@ -125,12 +100,7 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
   /// the tick, and always before anything later read from either side is handled.
   std::string injecting;
   std::vector<std::uint32_t> injecting_sizes;
-  /// The player's entity id once the backend's login named it (-1 before), for the engine's
-  /// thread (gate.md §7).
-  std::atomic<std::int64_t> entity{-1};
-  // The engine's thread only: after_tick's packets for this player in the tick being set aside.
-  std::string outbox;
-  std::vector<std::uint32_t> outbox_sizes;
+  bool inject_posted = false;         ///< an inject_pending is queued on the io_context
   api::tick_number set_aside_at = -1; ///< the last tick that set packets aside for it
   using clock_type = std::chrono::steady_clock;
   struct side {
@@ -147,10 +117,9 @@ struct gate_service::pair : std::enable_shared_from_this<pair> {
   std::array<char, 16384> client_buf{};
   std::array<char, 16384> backend_buf{};
 
-  pair(gate_service& service, gate& gt, std::uint64_t pid, asio::io_context& ctx, tcp::socket sock,
-       std::size_t max_frame)
-      : svc(service), g(gt), id(pid), io(ctx), hidden(gt.hidden), client(std::move(sock)),
-        backend(ctx), resolver(ctx), connect_timer(ctx), s(max_frame, &hidden) {}
+  pair(gate_service& service, gate& gt, std::uint64_t pid, tcp::socket sock, std::size_t max_frame)
+      : svc(service), g(gt), id(pid), client(std::move(sock)), backend(service.io_),
+        resolver(service.io_), connect_timer(service.io_), s(max_frame, &gt.hidden) {}
 };
 
 namespace {
@@ -181,7 +150,7 @@ void close_pair(const pair_ptr& p) {
     p->client.close(ec);
   }
   --p->g.counters.open;
-  p->svc.to_main([p] { p->g.pairs.erase(p->id); });
+  p->g.pairs.erase(p->id);
 }
 
 void flush(const pair_ptr& p, bool to_client) {
@@ -196,10 +165,8 @@ void flush(const pair_ptr& p, bool to_client) {
   if (side.queued_since != pair_clock::time_point{}) {
     // gate.md §8: the bytes are handed to the socket now (Asio sends at once what the socket
     // takes; the completion handler runs later, possibly after a tick, and is not the packet's).
-    const double delay =
-        std::chrono::duration<double>(pair_clock::now() - side.queued_since).count();
-    const std::lock_guard lock(p->g.forward_mutex);
-    p->g.forward_delay.observe(delay);
+    p->g.forward_delay.observe(
+        std::chrono::duration<double>(pair_clock::now() - side.queued_since).count());
     side.queued_since = {};
   }
   asio::async_write(sock, asio::buffer(side.writing),
@@ -273,17 +240,18 @@ void inject_pending(const pair_ptr& p) {
 
 } // namespace
 
-// The player's requests and the answers to its commands (gate.md §6). What touches the hub or
-// the catalog runs on the engine's thread; what it answers goes back to the pair's thread.
+// The player's requests and the answers to its commands (gate.md §6).
 namespace {
 
-/// The engine's thread: a request line (gate::request_line, made on the pair's thread) from the
-/// gate's internal client.
-void send_line(gate_service::gate& g, std::string line) {
-  g.hub->line(g.client_id, std::move(line));
+void send_line(gate_service::gate& g, gate_hub& hub, const api::input& in,
+               std::string_view id = {}) {
+  hub.line(g.client_id, gw::request_line(in, id));
 }
 
-/// The engine's thread.
+} // namespace
+
+namespace {
+
 std::vector<std::string> emote_ids(protocol::sim_host& host) {
   std::vector<std::string> ids;
   for (const auto& e : host.list()) {
@@ -295,127 +263,6 @@ std::vector<std::string> emote_ids(protocol::sim_host& host) {
   return ids;
 }
 
-/// The pair's thread: one system chat line to the client, after the ticks' packets.
-void tell(const pair_ptr& p, std::string_view text) {
-  if (p->closing) {
-    return;
-  }
-  gw::session_output out;
-  p->s.tell(text, out);
-  send_to(p, true, out.to_client, p->g.max_buffered);
-}
-
-/// The engine's thread: hand `f` to the pair's thread.
-template <class F>
-void to_pair(const pair_ptr& p, F&& f) {
-  asio::post(p->io, std::forward<F>(f));
-}
-
-/// The pair's thread: what a session's step asks of the engine's thread, handed over in order.
-void hand_over(const pair_ptr& p, gw::session_output& out) {
-  gate_service::gate& g = p->g;
-  for (const api::input& in : out.inputs) {
-    std::string line = gw::request_line(in);
-    if (const auto* j = std::get_if<api::player_join>(&in)) {
-      p->svc.to_main([p, key = j->player, line = std::move(line)]() mutable {
-        p->g.players[key] = p;
-        send_line(p->g, std::move(line));
-      });
-    } else if (const auto* l = std::get_if<api::player_leave>(&in)) {
-      p->svc.to_main([p, key = l->player, line = std::move(line)]() mutable {
-        p->g.players.erase(key);
-        send_line(p->g, std::move(line));
-      });
-    } else {
-      p->svc.to_main([p, line = std::move(line)]() mutable { send_line(p->g, std::move(line)); });
-    }
-  }
-  for (auto& c : out.commands) {
-    using kind = gw::command_request::kind;
-    if (c.what == kind::usage) {
-      tell(p, "Usage: /emote <id> | stop | list");
-    } else if (c.what == kind::list) {
-      p->svc.to_main(
-          [p] {
-            const auto ids = emote_ids(*p->g.host);
-            std::string text = ids.empty() ? "No emotes." : "Emotes: ";
-            for (std::size_t k = 0; k < ids.size(); ++k) {
-              text += (k ? ", " : "") + ids[k];
-            }
-            to_pair(p, [p, text = std::move(text)] { tell(p, text); });
-          },
-          true);
-    } else if (!p->s.joined()) {
-      tell(p, "Emotes are not ready yet.");
-    } else {
-      std::string id = "gate:" + std::to_string(++g.next_request);
-      std::string line;
-      if (c.what == kind::stop) {
-        line = gw::request_line(api::emote_stop{p->s.player()}, id);
-      } else {
-        api::emote_play play;
-        play.player = p->s.player();
-        play.emote = std::move(c.emote);
-        play.source = api::play_source::command;
-        line = gw::request_line(play, id);
-      }
-      p->svc.to_main([p, id = std::move(id), line = std::move(line)]() mutable {
-        p->g.requests[id] = p; // before the hub can answer it
-        send_line(p->g, std::move(line));
-      });
-    }
-  }
-  for (auto& q : out.tabs) {
-    p->svc.to_main(
-        [p, q = std::move(q)] {
-          std::vector<std::string> matches;
-          for (const std::string& m : {std::string("list"), std::string("stop")}) {
-            if (m.starts_with(q.word)) {
-              matches.push_back(m);
-            }
-          }
-          for (const auto& id : emote_ids(*p->g.host)) {
-            if (id.starts_with(q.word)) {
-              matches.push_back(id);
-            }
-          }
-          std::sort(matches.begin(), matches.end());
-          to_pair(p, [p, q, matches = std::move(matches)] {
-            if (p->closing) {
-              return;
-            }
-            gw::session_output answer;
-            p->s.answer_tab(q, matches, answer);
-            send_to(p, true, answer.to_client, p->g.max_buffered);
-          });
-        },
-        true);
-  }
-  if (out.note == gw::notice::encryption) {
-    p->svc.to_main([gp = &g] {
-      if (!gp->encryption_logged) {
-        gp->encryption_logged = true;
-        spdlog::error("gate {}: the backend {} asks for encryption (online mode): the gate must "
-                      "sit between the proxy and an offline-mode backend "
-                      "(docs/guide/deployment.md)",
-                      gp->config.name, gp->config.backend.text());
-      }
-    });
-  }
-  if (out.note == gw::notice::passthrough) {
-    ++g.counters.passthrough;
-    p->svc.to_main([gp = &g, protocol = out.note_protocol] {
-      if (gp->passthrough_logged.insert(protocol).second) {
-        spdlog::warn("gate {}: protocol {} is not supported ({}): its connections pass through "
-                     "without emotes",
-                     gp->config.name, protocol, render::supported_protocols_text());
-      }
-    });
-  }
-}
-
-/// The pair's thread: write what a session's step produced, hand the rest to the engine's
-/// thread, and close the pair when the step says so.
 void apply(const pair_ptr& p, gw::session_output& out) {
   gate_service::gate& g = p->g;
   const std::size_t limit = g.max_buffered;
@@ -432,10 +279,72 @@ void apply(const pair_ptr& p, gw::session_output& out) {
     }
   }
   send_to(p, true, out.to_client, limit);
-  if (const auto e = p->s.entity_id()) {
-    p->entity.store(*e, std::memory_order_relaxed);
+  for (const api::input& in : out.inputs) {
+    if (const auto* j = std::get_if<api::player_join>(&in)) {
+      g.players[j->player] = p;
+    } else if (const auto* l = std::get_if<api::player_leave>(&in)) {
+      g.players.erase(l->player);
+    }
+    send_line(g, *g.hub, in);
   }
-  hand_over(p, out);
+  gw::session_output more;
+  for (const auto& c : out.commands) {
+    using kind = gw::command_request::kind;
+    if (c.what == kind::usage) {
+      p->s.tell("Usage: /emote <id> | stop | list", more);
+    } else if (c.what == kind::list) {
+      const auto ids = emote_ids(*g.host);
+      std::string text = ids.empty() ? "No emotes." : "Emotes: ";
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        text += (k ? ", " : "") + ids[k];
+      }
+      p->s.tell(text, more);
+    } else if (!p->s.joined()) {
+      p->s.tell("Emotes are not ready yet.", more);
+    } else {
+      const std::string id = "gate:" + std::to_string(++g.next_request);
+      g.requests[id] = p;
+      if (c.what == kind::stop) {
+        send_line(g, *g.hub, api::emote_stop{p->s.player()}, id);
+      } else {
+        api::emote_play play;
+        play.player = p->s.player();
+        play.emote = c.emote;
+        play.source = api::play_source::command;
+        send_line(g, *g.hub, play, id);
+      }
+    }
+  }
+  for (const auto& q : out.tabs) {
+    std::vector<std::string> matches;
+    for (const std::string& m : {std::string("list"), std::string("stop")}) {
+      if (m.starts_with(q.word)) {
+        matches.push_back(m);
+      }
+    }
+    for (const auto& id : emote_ids(*g.host)) {
+      if (id.starts_with(q.word)) {
+        matches.push_back(id);
+      }
+    }
+    std::sort(matches.begin(), matches.end());
+    p->s.answer_tab(q, matches, more);
+  }
+  send_to(p, true, more.to_client, limit);
+  if (out.note == gw::notice::encryption && !g.encryption_logged) {
+    g.encryption_logged = true;
+    spdlog::error("gate {}: the backend {} asks for encryption (online mode): the gate must sit "
+                  "between the proxy and an offline-mode backend (docs/guide/deployment.md)",
+                  g.config.name, g.config.backend.text());
+  }
+  if (out.note == gw::notice::passthrough) {
+    ++g.counters.passthrough;
+    if (g.passthrough_logged.insert(out.note_protocol).second) {
+      spdlog::warn("gate {}: protocol {} is not supported ({}): its connections pass through "
+                   "without emotes",
+                   g.config.name, out.note_protocol, render::supported_protocols_text());
+    }
+  }
   if (out.close && !p->closing) {
     switch (*out.close) {
     case gw::fault::malformed:
@@ -466,6 +375,7 @@ void start_client_read(const pair_ptr& p) {
                                 close_pair(p);
                                 return;
                               }
+                              inject_pending(p); // the ticks' packets come first
                               gw::session_output out;
                               p->s.from_client(std::string_view(p->client_buf.data(), n), out);
                               apply(p, out);
@@ -528,6 +438,7 @@ void start_backend_read(const pair_ptr& p) {
       close_pair(p); // the end of the stream or an error: a backend restart, the player leaves
       return;
     }
+    inject_pending(p); // the ticks' packets come first
     gw::session_output out;
     p->s.from_backend(std::string_view(p->backend_buf.data(), static_cast<std::size_t>(*n)), out);
     p->backend_read_at = arrived;
@@ -611,71 +522,10 @@ void connect_backend(const pair_ptr& p, std::chrono::milliseconds timeout) {
 
 gate_service::gate_service(asio::io_context& io, gate_hub hub, protocol::sim_host& host,
                            const settings::limits_config& limits)
-    : io_(io), hub_(std::move(hub)), host_(host), limits_(limits) {
-  if (hub_.each_tick) {
-    hub_.each_tick([this] { drain_inbox(); });
-    pulled_ = true;
-  }
-}
+    : io_(io), hub_(std::move(hub)), host_(host), limits_(limits) {}
 
 gate_service::~gate_service() {
   close();
-  // The forwarding threads finish what they hold (a disconnect message to a client) for up to a
-  // second, then stop; the pairs go before their io_contexts, the io_contexts before the gates.
-  for (auto& w : workers_) {
-    w->guard.reset();
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (std::chrono::steady_clock::now() < deadline &&
-         std::any_of(workers_.begin(), workers_.end(),
-                     [](const auto& w) { return !w->io.stopped(); })) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  for (auto& w : workers_) {
-    w->io.stop();
-    if (w->thread.joinable()) {
-      w->thread.join();
-    }
-  }
-  {
-    const std::lock_guard lock(inbox_mutex_);
-    inbox_.clear();
-  }
-  for (auto& g : gates_) {
-    g->pairs.clear();
-    g->players.clear();
-    g->requests.clear();
-  }
-  recipients_.clear();
-  touched_.clear();
-  workers_.clear();
-}
-
-void gate_service::to_main(std::function<void()> f, bool urgent) {
-  bool post = false;
-  {
-    const std::lock_guard lock(inbox_mutex_);
-    inbox_.push_back(std::move(f));
-    if ((urgent || !pulled_) && !inbox_posted_) {
-      post = true;
-      inbox_posted_ = true;
-    }
-  }
-  if (post) {
-    asio::post(io_, [this] { drain_inbox(); });
-  }
-}
-
-void gate_service::drain_inbox() {
-  std::vector<std::function<void()>> batch;
-  {
-    const std::lock_guard lock(inbox_mutex_);
-    batch.swap(inbox_);
-    inbox_posted_ = false;
-  }
-  for (auto& f : batch) {
-    f();
-  }
 }
 
 namespace {
@@ -699,55 +549,20 @@ void start_pair(gate_service& svc, gate_service::gate& g, tcp::socket sock) {
     return;
   }
   sock.set_option(tcp::no_delay(true), ignored);
-  // gate.md §10: the pair lives on the next forwarding thread; its socket moves there.
-  gate_service::worker& w = *g.workers[g.next_worker++ % g.workers.size()];
-  boost::system::error_code ec;
-  const tcp::endpoint local = sock.local_endpoint(ec);
-  const int fd = ec ? -1 : sock.release(ec);
-  tcp::socket client(w.io);
-  if (!ec) {
-    client.assign(local.protocol(), fd, ec);
-    if (ec) {
-      ::close(fd);
-    }
-  }
-  if (ec) {
-    spdlog::warn("gate {}: an accepted client could not be handed to a forwarding thread: {}",
-                 g.config.name, ec.message());
-    sock.close(ignored);
-    return;
-  }
   const std::uint64_t id = ++g.next_pair;
-  auto p = std::make_shared<gate_service::pair>(svc, g, id, w.io, std::move(client), g.max_frame);
+  auto p = std::make_shared<gate_service::pair>(svc, g, id, std::move(sock), g.max_frame);
   g.pairs.emplace(id, p);
   ++g.counters.accepted;
   ++g.counters.open;
-  asio::post(w.io, [p] {
-    connect_backend(p, p->g.connect_timeout);
-    start_client_read(p);
-  });
+  connect_backend(p, g.connect_timeout);
+  start_client_read(p);
 }
 
 } // namespace
 
 std::optional<std::string> gate_service::open(const std::vector<settings::gate_config>& gates) {
-  if (!gates.empty() && workers_.empty()) {
-    // gate.md §10: the forwarding threads, shared by every gate.
-    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, limits_.gate_threads));
-    for (std::size_t k = 0; k < n; ++k) {
-      auto w = std::make_unique<worker>();
-      worker* wp = w.get();
-      w->thread = std::thread([wp] { wp->io.run(); });
-      const std::string name = "emote-gate-" + std::to_string(k + 1);
-      ::pthread_setname_np(w->thread.native_handle(), name.substr(0, 15).c_str());
-      workers_.push_back(std::move(w));
-    }
-  }
   for (const auto& cfg : gates) {
     auto g = std::make_unique<gate>();
-    for (const auto& w : workers_) {
-      g->workers.push_back(w.get());
-    }
     g->config = cfg;
     g->hub = &hub_;
     g->host = &host_;
@@ -784,7 +599,10 @@ std::optional<std::string> gate_service::open(const std::vector<settings::gate_c
         const auto it = gp->requests.find(d["id"].GetString());
         if (it != gp->requests.end()) {
           if (auto p = it->second.lock()) {
-            to_pair(p, [p, message] { tell(p, message); });
+            inject_pending(p);
+            gw::session_output out;
+            p->s.tell(message, out);
+            send_to(p, true, out.to_client, gp->max_buffered);
           }
           gp->requests.erase(it);
           return;
@@ -830,24 +648,11 @@ void gate_service::after_tick(const protocol::tick_output& t) {
         if (it == g->players.end()) {
           continue;
         }
-        const auto p = it->second.lock();
-        const std::int64_t entity = p ? p->entity.load(std::memory_order_relaxed) : -1;
-        if (entity < 0) {
-          continue;
-        }
-        const auto eid = static_cast<std::int32_t>(entity);
-        const bool changed = v->hidden ? g->hidden.insert(eid).second : g->hidden.erase(eid) > 0;
-        if (changed) {
-          // Every pair's copy, ahead of the packets this tick hands them below.
-          for (const auto& entry : g->pairs) {
-            const pair_ptr& q = entry.second;
-            to_pair(q, [q, eid, hide = v->hidden] {
-              if (hide) {
-                q->hidden.insert(eid);
-              } else {
-                q->hidden.erase(eid);
-              }
-            });
+        if (auto p = it->second.lock(); p && p->s.entity_id()) {
+          if (v->hidden) {
+            g->hidden.insert(*p->s.entity_id());
+          } else {
+            g->hidden.erase(*p->s.entity_id());
           }
         }
       }
@@ -856,9 +661,10 @@ void gate_service::after_tick(const protocol::tick_output& t) {
   if (packets.empty()) {
     return;
   }
-  // gate.md §5: each player's packets are set aside in list order (render.md §7) and handed to
-  // the pair's forwarding thread, which frames, compresses and writes them as one write; the
-  // tick waits neither for that nor for the sockets.
+  // gate.md §5: each player's packets are set aside in list order (render.md §7) and injected
+  // (framed, compressed) once the tick has returned, as one write; the tick does not wait for
+  // that nor for the sockets. A player whose set-aside bytes pass the buffer limit (a clock.step
+  // of many ticks) is injected at once, where the limit cuts a client that does not read.
   const render::render_output& o = *packets.output;
   recipients_.resize(packets.names.size());
   resolved_.assign(packets.names.size(), 0);
@@ -881,7 +687,7 @@ void gate_service::after_tick(const protocol::tick_output& t) {
     const std::string_view bytes = o.bytes(entry);
     for (const std::uint32_t r : o.to(entry)) {
       gate_service::pair* p = pair_of(r);
-      if (p == nullptr) {
+      if (p == nullptr || p->closing) {
         continue;
       }
       // Once per tick, also when earlier ticks' packets still wait (a clock.step of many ticks),
@@ -890,35 +696,21 @@ void gate_service::after_tick(const protocol::tick_output& t) {
         p->set_aside_at = t.tick();
         touched_.push_back(recipients_[r]);
       }
-      p->outbox.append(bytes);
-      p->outbox_sizes.push_back(static_cast<std::uint32_t>(bytes.size()));
+      p->injecting.append(bytes);
+      p->injecting_sizes.push_back(static_cast<std::uint32_t>(bytes.size()));
     }
   }
   for (auto& p : recipients_) {
     p.reset();
   }
-  // One task per forwarding thread, so each wakes once a tick however many players it serves.
-  struct handed {
-    pair_ptr p;
-    std::string bytes;
-    std::vector<std::uint32_t> sizes;
-  };
-  for (const auto& w : workers_) {
-    std::vector<handed> batch;
-    for (const pair_ptr& p : touched_) {
-      if (&p->io == &w->io) {
-        batch.push_back({p, std::move(p->outbox), std::move(p->outbox_sizes)});
-        p->outbox.clear();
-        p->outbox_sizes.clear();
-      }
-    }
-    if (!batch.empty()) {
-      asio::post(w->io, [batch = std::move(batch)] {
-        for (const handed& h : batch) {
-          h.p->injecting.append(h.bytes);
-          h.p->injecting_sizes.insert(h.p->injecting_sizes.end(), h.sizes.begin(), h.sizes.end());
-          inject_pending(h.p);
-        }
+  for (const pair_ptr& p : touched_) {
+    if (p->injecting.size() > p->g.max_buffered) {
+      inject_pending(p);
+    } else if (!p->inject_posted) {
+      p->inject_posted = true;
+      asio::post(io_, [p] {
+        p->inject_posted = false;
+        inject_pending(p);
       });
     }
   }
@@ -926,43 +718,19 @@ void gate_service::after_tick(const protocol::tick_output& t) {
 }
 
 void gate_service::close() {
-  if (closed_) {
-    return;
-  }
-  closed_ = true;
-  // Each forwarding thread closes its pairs; once all have, their players' leave lines (handed
-  // to this thread) go into the hub's queue here, before the caller's last tick.
-  std::vector<std::future<void>> done;
-  for (const auto& w : workers_) {
-    std::vector<pair_ptr> mine;
-    for (auto& g : gates_) {
-      for (auto& [id, p] : g->pairs) {
-        if (&p->io == &w->io) {
-          mine.push_back(p);
-        }
-      }
-    }
-    auto closed = std::make_shared<std::promise<void>>();
-    done.push_back(closed->get_future());
-    asio::post(w->io, [mine = std::move(mine), closed] {
-      for (const pair_ptr& p : mine) {
-        close_pair(p);
-      }
-      closed->set_value();
-    });
-  }
   for (auto& g : gates_) {
     g->closing = true;
     if (g->acceptor) {
       g->acceptor->close();
     }
-  }
-  for (auto& f : done) {
-    if (f.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
-      spdlog::warn("gate: a forwarding thread did not close its connections within 5 s");
+    std::vector<pair_ptr> all;
+    for (auto& [id, p] : g->pairs) {
+      all.push_back(p);
+    }
+    for (auto& p : all) {
+      close_pair(p);
     }
   }
-  drain_inbox();
 }
 
 std::string gate_service::render_metrics() const {
@@ -972,47 +740,35 @@ std::string gate_service::render_metrics() const {
     prometheus_header(out, name, help, type);
     for (const auto& g : gates_) {
       out += name;
-      out += "{gate=\"" + g->config.name + "\"} " +
-             std::to_string(value_of(g->counters).load(std::memory_order_relaxed)) + "\n";
+      out += "{gate=\"" + g->config.name + "\"} " + std::to_string(value_of(g->counters)) + "\n";
     }
   };
-  series(
-      "emote_sim_gate_connections", "Open gate connection pairs.", "gauge",
-      [](const gate_counters& c) -> const auto& { return c.open; });
-  series(
-      "emote_sim_gate_accepted_total", "Gate connections accepted.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.accepted; });
-  series(
-      "emote_sim_gate_bytes_to_backend_total", "Bytes a gate wrote to its backend.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.bytes_to_backend; });
-  series(
-      "emote_sim_gate_bytes_to_client_total", "Bytes a gate wrote to its clients.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.bytes_to_client; });
-  series(
-      "emote_sim_gate_malformed_total", "Pairs cut for malformed or oversized frames.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.malformed; });
-  series(
-      "emote_sim_gate_slow_consumer_total", "Pairs cut because a side did not read.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.slow_consumer; });
-  series(
-      "emote_sim_gate_refused_encryption_total",
-      "Clients refused: the backend asked for encryption.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.encryption; });
-  series(
-      "emote_sim_gate_refused_backend_down_total", "Clients refused: the backend was down.",
-      "counter", [](const gate_counters& c) -> const auto& { return c.backend_down; });
-  series(
-      "emote_sim_gate_passthrough_total", "Connections passed through (unsupported protocol).",
-      "counter", [](const gate_counters& c) -> const auto& { return c.passthrough; });
-  series(
-      "emote_sim_gate_refused_full_total",
-      "Clients closed at once: the gate held limits.gate_max_connections pairs.", "counter",
-      [](const gate_counters& c) -> const auto& { return c.refused_full; });
+  series("emote_sim_gate_connections", "Open gate connection pairs.", "gauge",
+         [](const gate_counters& c) { return c.open; });
+  series("emote_sim_gate_accepted_total", "Gate connections accepted.", "counter",
+         [](const gate_counters& c) { return c.accepted; });
+  series("emote_sim_gate_bytes_to_backend_total", "Bytes a gate wrote to its backend.", "counter",
+         [](const gate_counters& c) { return c.bytes_to_backend; });
+  series("emote_sim_gate_bytes_to_client_total", "Bytes a gate wrote to its clients.", "counter",
+         [](const gate_counters& c) { return c.bytes_to_client; });
+  series("emote_sim_gate_malformed_total", "Pairs cut for malformed or oversized frames.",
+         "counter", [](const gate_counters& c) { return c.malformed; });
+  series("emote_sim_gate_slow_consumer_total", "Pairs cut because a side did not read.", "counter",
+         [](const gate_counters& c) { return c.slow_consumer; });
+  series("emote_sim_gate_refused_encryption_total",
+         "Clients refused: the backend asked for encryption.", "counter",
+         [](const gate_counters& c) { return c.encryption; });
+  series("emote_sim_gate_refused_backend_down_total", "Clients refused: the backend was down.",
+         "counter", [](const gate_counters& c) { return c.backend_down; });
+  series("emote_sim_gate_passthrough_total", "Connections passed through (unsupported protocol).",
+         "counter", [](const gate_counters& c) { return c.passthrough; });
+  series("emote_sim_gate_refused_full_total",
+         "Clients closed at once: the gate held limits.gate_max_connections pairs.", "counter",
+         [](const gate_counters& c) { return c.refused_full; });
   prometheus_header(out, "emote_sim_gate_forward_delay_seconds",
                     "From a backend read to the completed write of its bytes to the client.",
                     "histogram");
   for (const auto& g : gates_) {
-    const std::lock_guard lock(g->forward_mutex);
     g->forward_delay.render_series(out, "emote_sim_gate_forward_delay_seconds",
                                    "gate=\"" + g->config.name + "\"");
   }

@@ -369,9 +369,6 @@ void hub::schedule_drain() {
 }
 
 void hub::drain() {
-  if (before_drain_) {
-    before_drain_();
-  }
   while (!queue_.empty() && !step_) {
     inbound item = std::move(queue_.front());
     queue_.pop_front();

@@ -112,10 +112,6 @@ public:
     on_tick_ = std::move(f);
     on_tick_wants_ = std::move(wants_packets);
   }
-  /// Called at the start of every application of the queue (realtime: the start of each tick;
-  /// also when stopping), before the queue's lines: the gate's threads hand their lines over
-  /// there instead of waking this thread for each (gate.md §10).
-  void before_drain(std::function<void()> f) { before_drain_ = std::move(f); }
   /// Whether anyone will receive the next tick's packets: a packets subscriber, a recording with
   /// frames, or the on_tick listener (render.md §6). The renderer builds none otherwise.
   [[nodiscard]] bool packets_wanted() const;
@@ -230,7 +226,6 @@ private:
 
   std::function<void(const protocol::tick_output&)> on_tick_;
   std::function<bool()> on_tick_wants_;
-  std::function<void()> before_drain_;
 
   std::uint64_t closed_bytes_in_ = 0;
   std::uint64_t closed_bytes_out_ = 0;

@@ -558,29 +558,12 @@ TEST_CASE("gate entries (gate.md §1): names, addresses, refusals naming the key
     fake_env env;
     env.vars["EMOTE_SIM_GATE"] = "a=1=2,b=3=4";
     env.vars["EMOTE_SIM_LIMITS_GATE_CONNECT_TIMEOUT_MS"] = "250";
-    env.vars["EMOTE_SIM_LIMITS_GATE_THREADS"] = "4";
     config_loader l;
     REQUIRE_FALSE(l.add_environment(env.lookup(), env.names()));
     auto c = l.build();
     REQUIRE(c);
     CHECK(c->gates.size() == 2);
     CHECK(c->limits.gate_connect_timeout_ms == 250);
-    CHECK(c->limits.gate_threads == 4); // gate.md §10
-  }
-  SUBCASE("the forwarding threads: one by default, 1..64") {
-    config_loader defaults;
-    auto d = defaults.build();
-    REQUIRE(d);
-    CHECK(d->limits.gate_threads == 1);
-    for (const std::string bad : {"0", "65"}) {
-      fake_env env;
-      env.vars["EMOTE_SIM_LIMITS_GATE_THREADS"] = bad;
-      config_loader l;
-      REQUIRE_FALSE(l.add_environment(env.lookup(), env.names()));
-      CHECK(build_error(l) == "config: limits.gate_threads (from EMOTE_SIM_LIMITS_GATE_THREADS): "
-                              "must be an integer between 1 and 64 (got " +
-                                  bad + ")");
-    }
   }
   SUBCASE("refusals") {
     const auto error = [](std::vector<std::string> items) {
