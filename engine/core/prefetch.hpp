@@ -2,7 +2,7 @@
 // Software prefetch of a byte range: start loading every cache line of [p, p + n) so that a
 // later read finds it in cache. A hint only: it never faults and never changes a result. Used
 // where the next piece of work is known ahead and lies where the hardware prefetchers cannot
-// guess it (the next stress instance's heap state, a memo slot picked by a hash).
+// guess it: a memo slot picked by a hash (engine/core/memo.hpp), its only caller.
 
 #include <cstddef>
 #include <cstdint>
