@@ -32,9 +32,10 @@ printf '# A\n\n```sh runable\nls\n```\n' >"$work/typo.md"
 expect 1 typo.md "$work/typo.md:3:"
 printf '# A\n\n```sh runnable\ntrue\n```\n\n```sh not run: serves until stopped\nscripts/serve\n```\n\n```js\nconsole.log(1)\n```\n\n```\nsh output\n```\n' >"$work/marked.md"
 expect 0 marked.md "1 files, 0 unmarked shell blocks"
-# The default files are README.md, the guides and the examples' READMEs (examples/*/README.md).
+# The default files are README.md, the guides and the READMEs of examples/, clients/ and tests/.
 files=$("$check" --files)
-for want in README.md docs/guide/bots.md examples/node-adapter/README.md; do
+for want in README.md docs/guide/bots.md examples/node-adapter/README.md clients/java/README.md \
+            tests/golden/README.md tests/render/golden/README.md; do
   if grep -qxF "$want" <<<"$files"; then
     echo "ok: $want is checked by default"
   else
