@@ -30,7 +30,11 @@
 // packets a second (12 KiB of chunk data, compressed) as a walking player's view brings in chunks.
 //
 // Usage: node bench/gate-bench.mjs [path/to/emote-sim] [--clients N] [--seconds S] [--rounds R]
-//          [--group G] [--chunks C] [--pin] [--json FILE] [--smoke]
+//          [--group G] [--chunks C] [--pin] [--sweep] [--json FILE] [--smoke]
+// --sweep: the backend ticks every 50 ms × (1 + 1/(20 × S)) instead of every 50 ms, so over each
+// S-second window its tick slides once through every phase of emote-sim's tick: a real backend's
+// clock is not emote-sim's, and where a burst falls against the gate's tick moves what it waits.
+// Without it the phase is whatever the two processes' start gave, the same for a whole run.
 // --pin: the forwarders (emote-sim, socat and its children) on the last CPU, the benchmark's own
 // processes (this one, the backend, the probe clients) on the others (taskset), so that a
 // forwarder's latency and the engine's tick are not its share of cores the load generator fills:
@@ -60,7 +64,7 @@ const EMOTE = 'mc:showcase' // a looping emote that movement does not stop (test
 const TICK_MS = 50
 
 function options (argv) {
-  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, bin: null }
+  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, sweep: false, bin: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -81,6 +85,7 @@ function options (argv) {
     else if (a === '--json') o.json = value()
     else if (a === '--smoke') o.smoke = true
     else if (a === '--pin') o.pin = true
+    else if (a === '--sweep') o.sweep = true
     else if (a === '--backend') o.backend = true
     else if (a === '--probe') o.probe = true
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`)
@@ -216,18 +221,20 @@ async function runBackend (o) {
       }
     }
   }
-  // Ticks on absolute 50 ms deadlines.
-  let due = performance.now() + TICK_MS
+  // Ticks on absolute deadlines: every 50 ms, or (--sweep) a little more, so that the phase
+  // against emote-sim's tick moves by one tick per measured window.
+  const period = o.sweep ? TICK_MS * (1 + 1 / (20 * o.seconds)) : TICK_MS
+  let due = performance.now() + period
   const loop = () => {
     tick()
-    due += TICK_MS
+    due += period
     const now = performance.now()
     if (due < now) due = now
     setTimeout(loop, due - now)
   }
   server.once('listening', () => {
     process.send({ op: 'listening', port: server.socketServer.address().port })
-    setTimeout(loop, TICK_MS)
+    setTimeout(loop, period)
   })
   process.on('message', (m) => {
     if (m.op === 'stats') process.send({ op: 'stats', players: players.size, names: [...players.keys()].slice(0, 5).map((c) => `${c.username}:${c.socket.readyState}`), live: [...players.values()].filter((p) => p.live).length, ...stats })
@@ -306,7 +313,8 @@ async function startSocat (backendPort) {
 }
 
 async function startBackendProcess (o) {
-  const child = fork(fileURLToPath(import.meta.url), ['--backend', '--group', String(o.group), '--chunks', String(o.chunks)],
+  const child = fork(fileURLToPath(import.meta.url), ['--backend', '--group', String(o.group), '--chunks', String(o.chunks),
+    '--seconds', String(o.seconds), ...(o.sweep ? ['--sweep'] : [])],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const port = await withTimeout(new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.port))
@@ -601,7 +609,7 @@ async function main () {
   const bin = o.bin || emoteSimBinary([])
   const log = (m) => console.log(`gate-bench: ${m}`)
   const cleanups = []
-  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, phases: [] }
+  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, sweep: o.sweep, phases: [] }
   try {
     const backend = await startBackendProcess(o)
     cleanups.push(() => backend.child.kill())
