@@ -6,8 +6,9 @@
 //   * the forwarder's CPU time (utime + stime from /proc/PID/stat: emote-sim's process, or socat's
 //     listener and its forked children) per second of the measured window;
 //   * the latency of a timestamped packet the backend writes each tick to each client: the
-//     backend puts CLOCK_MONOTONIC (process.hrtime) into a keep_alive's id just before it writes,
-//     the client reads it when minecraft-protocol has decoded the packet; percentiles per phase;
+//     backend puts CLOCK_MONOTONIC (process.hrtime) into an update_time's world age (or, with
+//     --probe-packet keep_alive, a keep_alive's id) just before it writes, the client reads it when
+//     minecraft-protocol has decoded the packet; percentiles per phase;
 //     the gate's and socat's added latency are their percentiles minus the direct phase's;
 //   * the gate's own forward delay (gate.md §8, emote_sim_gate_forward_delay_seconds from /metrics
 //     over the window: from a backend read to the completed write of its bytes to the client),
@@ -24,13 +25,19 @@
 //
 // The backend (a child process: its CPU is not on the clients' event loop) is minecraft-protocol's
 // server with compression at 256 bytes. Players are in groups (--group, default 10) 1000 blocks
-// apart; each tick every client gets one timestamped keep_alive, then entity_move_look and
+// apart; each tick every client gets one timestamped update_time, then entity_move_look and
 // entity_head_rotation for each other member of its group that moved (the clients walk in
 // circles, 0.2 blocks a tick, sending position_look 20 times a second), and `--chunks` map_chunk
 // packets a second (12 KiB of chunk data, compressed) as a walking player's view brings in chunks.
+// A keep_alive goes to each client every 15 s, as a vanilla server sends it.
 //
 // Usage: node bench/gate-bench.mjs [path/to/emote-sim] [--clients N] [--seconds S] [--rounds R]
-//          [--group G] [--chunks C] [--pin] [--sweep] [--json FILE] [--smoke]
+//          [--group G] [--chunks C] [--pin] [--priority] [--sweep] [--probe-packet update_time|keep_alive]
+//          [--json FILE] [--smoke]
+// --probe-packet: the timestamped packet of each tick (default update_time, which a client does
+// not answer). keep_alive is how runs before V measured: every client answers each one, 2,000
+// packets a second to the backend that ordinary traffic does not have (a vanilla server sends a
+// keep_alive every 15 s), all in the burst of the backend's tick.
 // --sweep: the backend ticks every 50 ms × (1 + 1/(20 × S)) instead of every 50 ms, so over each
 // S-second window its tick slides once through every phase of emote-sim's tick: a real backend's
 // clock is not emote-sim's, and where a burst falls against the gate's tick moves what it waits.
@@ -39,6 +46,10 @@
 // processes (this one, the backend, the probe clients) on the others (taskset), so that a
 // forwarder's latency and the engine's tick are not its share of cores the load generator fills:
 // the sidecar with a core of its own that a pod's CPU request gives it. Needs 2 CPUs or more.
+// --priority: the forwarders run SCHED_FIFO 1 (chrt; root or CAP_SYS_NICE), so that the machine's
+// other tasks (on a shared VM: its agent, kernel threads) do not hold them off their CPU for
+// milliseconds: with --pin, the core reserved for the sidecar that Kubernetes' static CPU manager
+// gives a Guaranteed pod.
 // --smoke: 3 clients, 1 s windows, one round, and a check that every phase delivered traffic
 // (scripts/test-minecraft runs it so the benchmark keeps working); the figures mean nothing then.
 // The socat binary must be on PATH (scripts/setup installs it).
@@ -64,7 +75,7 @@ const EMOTE = 'mc:showcase' // a looping emote that movement does not stop (test
 const TICK_MS = 50
 
 function options (argv) {
-  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, sweep: false, bin: null }
+  const o = { clients: 100, seconds: 20, rounds: 2, group: 10, chunks: 5, json: null, smoke: false, pin: false, priority: false, sweep: false, probePacket: 'update_time', bin: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -86,6 +97,11 @@ function options (argv) {
     else if (a === '--smoke') o.smoke = true
     else if (a === '--pin') o.pin = true
     else if (a === '--sweep') o.sweep = true
+    else if (a === '--priority') o.priority = true
+    else if (a === '--probe-packet') {
+      o.probePacket = value()
+      if (!['update_time', 'keep_alive'].includes(o.probePacket)) throw new Error(`--probe-packet: update_time or keep_alive, not ${o.probePacket}`)
+    }
     else if (a === '--backend') o.backend = true
     else if (a === '--probe') o.probe = true
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`)
@@ -147,7 +163,11 @@ async function runBackend (o) {
       emptySkyLightMask: [], emptyBlockLightMask: [], skyLight: [], blockLight: []
     })))
   }
-  const keepAlive = frame(packet('keep_alive', { keepAliveId: 0n })) // the id is the last 8 bytes
+  // The probe: the backend's clock in the last 8 bytes of a keep_alive's id, or in an update_time's
+  // world age, followed by an empty clock list (one byte).
+  const keepAlive = frame(packet('keep_alive', { keepAliveId: 0n }))
+  const probeFrame = o.probePacket === 'keep_alive' ? keepAlive : frame(packet('update_time', { age: 0n, clockUpdates: [] }))
+  const probeStampAt = probeFrame.length - (o.probePacket === 'keep_alive' ? 8 : 9)
   const server = mc.createServer({ host: '127.0.0.1', port: 0, version: VERSION, 'online-mode': false, keepAlive: false, hideErrors: true, maxPlayers: 10000 })
   const players = new Map() // client -> {index, group, entityId, pos, yaw, sent: [pos, yaw], live}
   const stats = { bytes: 0, writes: 0, frames: 0, skipped: 0 }
@@ -158,7 +178,7 @@ async function runBackend (o) {
     const slot = index % o.group
     const angle = (2 * Math.PI * slot) / o.group
     const pos = [cx + 6 * Math.cos(angle), cy, cz + 6 * Math.sin(angle)]
-    const p = { index, group, entityId: index + 1, pos, yaw: 0, sent: null, live: false, chunkAt: 0 }
+    const p = { index, group, entityId: index + 1, pos, yaw: 0, sent: null, live: false, chunkAt: 0, keepAliveAt: 0 }
     players.set(client, p)
     client.write('login', { ...login, entityId: p.entityId, enforcesSecureChat: false })
     const flags = { unused: 0, has_custom_suggestions: 0, has_redirect_node: 0, has_command: 0, command_node_type: 0, allows_restricted: 0 }
@@ -171,7 +191,7 @@ async function runBackend (o) {
     client.on('error', () => {})
     // What minecraft-protocol writes itself has left its streams by then; after this only whole
     // frames of ours go to the socket.
-    setTimeout(() => { p.live = true; p.chunkAt = Date.now() + (index * 97) % 1000 }, 300)
+    setTimeout(() => { p.live = true; p.chunkAt = Date.now() + (index * 97) % 1000; p.keepAliveAt = Date.now() + 15000 }, 300)
   })
   const angleByte = (deg) => Math.floor((deg * 256) / 360) << 24 >> 24
   const tick = () => {
@@ -201,8 +221,13 @@ async function runBackend (o) {
         const socket = client.socket
         if (socket.destroyed) continue
         if (socket.writableLength > 4 * 1024 * 1024) { stats.skipped++; continue } // a client behind
-        const parts = [Buffer.from(keepAlive)]
+        const parts = [Buffer.from(probeFrame)]
         let frames = 1
+        if (o.probePacket !== 'keep_alive' && now >= p.keepAliveAt) {
+          parts.push(keepAlive) // a vanilla server's keep_alive, every 15 s (its id 0)
+          frames++
+          p.keepAliveAt += 15000
+        }
         for (let j = 0; j < members.length; j++) {
           if (j !== i && moves[j]) { parts.push(moves[j]); frames += 2 }
         }
@@ -213,7 +238,7 @@ async function runBackend (o) {
           if (p.chunkAt < now) p.chunkAt = now + 1000 / o.chunks
         }
         const buf = Buffer.concat(parts)
-        buf.writeBigInt64BE(process.hrtime.bigint(), keepAlive.length - 8)
+        buf.writeBigInt64BE(process.hrtime.bigint(), probeStampAt)
         socket.write(buf)
         stats.bytes += buf.length
         stats.writes++
@@ -314,7 +339,7 @@ async function startSocat (backendPort) {
 
 async function startBackendProcess (o) {
   const child = fork(fileURLToPath(import.meta.url), ['--backend', '--group', String(o.group), '--chunks', String(o.chunks),
-    '--seconds', String(o.seconds), ...(o.sweep ? ['--sweep'] : [])],
+    '--seconds', String(o.seconds), '--probe-packet', o.probePacket, ...(o.sweep ? ['--sweep'] : [])],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const port = await withTimeout(new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.port))
@@ -405,11 +430,11 @@ function percentile (sorted, q) {
 
 // Reads a client connection's bytes as they arrive, before minecraft-protocol's streams: frames
 // split by their VarInt length, compression from the login's `compress` on; every uncompressed
-// play keep_alive's id is the backend's timestamp. Only the arrival time counts, so the probe
+// probe packet (the PROBES entry: its id and where its timestamp is) carries the backend's clock. Only the arrival time counts, so the probe
 // measures the network path (and the forwarder) without the decoding queue of the process.
 class ProbeReader {
-  constructor (keepAliveId, onProbe) {
-    this.keepAliveId = keepAliveId
+  constructor (probe, onProbe) {
+    this.probe = probe
     this.onProbe = onProbe
     this.buffer = Buffer.alloc(0)
     this.compressed = false
@@ -441,7 +466,7 @@ class ProbeReader {
       const dataLength = ProbeReader.varint(body, 0)
       if (!dataLength || dataLength[0] !== 0) continue
       const id = ProbeReader.varint(body, dataLength[1])
-      if (id && id[0] === this.keepAliveId && body.length === dataLength[1] + id[1] + 8) {
+      if (id && id[0] === this.probe.id && body.length === dataLength[1] + id[1] + this.probe.size) {
         this.onProbe(now - body.readBigInt64BE(dataLength[1] + id[1]))
       }
     }
@@ -449,8 +474,14 @@ class ProbeReader {
   }
 }
 
-const KEEP_ALIVE_ID = Number(Object.entries(minecraftData(VERSION).protocol.play.toClient.types.packet[1][0].type[1].mappings)
-  .find(([, name]) => name === 'keep_alive')[0])
+const playId = (name) => Number(Object.entries(minecraftData(VERSION).protocol.play.toClient.types.packet[1][0].type[1].mappings)
+  .find(([, n]) => n === name)[0])
+// The probe packets: the id, the payload's size (the timestamp is its first 8 bytes) and the field
+// minecraft-protocol decodes it into.
+const PROBES = {
+  update_time: { id: playId('update_time'), size: 9, field: 'age' },
+  keep_alive: { id: playId('keep_alive'), size: 8, field: 'keepAliveId' }
+}
 
 class Clients {
   constructor (o, indices) {
@@ -472,7 +503,8 @@ class Clients {
     for (const i of this.indices) {
       const username = `b${String(i).padStart(3, '0')}`
       const client = mc.createClient({ host: '127.0.0.1', port, username, version: VERSION, auth: 'offline', hideErrors: true })
-      const reader = new ProbeReader(KEEP_ALIVE_ID, (ns) => { if (this.socketSamples) this.socketSamples.push(Number(ns) / 1e6) })
+      const probe = PROBES[o.probePacket]
+      const reader = new ProbeReader(probe, (ns) => { if (this.socketSamples) this.socketSamples.push(Number(ns) / 1e6) })
       client.once('connect', () => client.socket.prependListener('data', (chunk) => reader.feed(chunk, process.hrtime.bigint())))
       const c = { client, username, index: i, pos: null, angle: (2 * Math.PI * (i % o.group)) / o.group, entityId: null, ended: false }
       client.on('login', (p) => { c.entityId = p.entityId })
@@ -483,9 +515,9 @@ class Clients {
         }
         client.write('teleport_confirm', { teleportId: p.teleportId })
       })
-      client.on('keep_alive', (p) => {
+      client.on(o.probePacket, (p) => {
         this.received++
-        if (this.samples) this.samples.push(Number(process.hrtime.bigint() - p.keepAliveId.valueOf()) / 1e6)
+        if (this.samples) this.samples.push(Number(process.hrtime.bigint() - p[probe.field].valueOf()) / 1e6)
       })
       client.on('end', () => { c.ended = true })
       client.on('error', () => {})
@@ -582,7 +614,7 @@ async function runProbe (o) {
 }
 
 function startProbeProcess (o) {
-  const child = fork(fileURLToPath(import.meta.url), ['--probe', '--clients', String(o.clients), '--group', String(o.group)],
+  const child = fork(fileURLToPath(import.meta.url), ['--probe', '--clients', String(o.clients), '--group', String(o.group), '--probe-packet', o.probePacket],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const ask = (message, answer, ms = 60000) => withTimeout(new Promise((resolve, reject) => {
     const on = (m) => {
@@ -609,7 +641,7 @@ async function main () {
   const bin = o.bin || emoteSimBinary([])
   const log = (m) => console.log(`gate-bench: ${m}`)
   const cleanups = []
-  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, sweep: o.sweep, phases: [] }
+  const result = { clients: o.clients, seconds: o.seconds, rounds: o.rounds, group: o.group, chunks_per_second: o.chunks, sweep: o.sweep, probe_packet: o.probePacket, phases: [] }
   try {
     const backend = await startBackendProcess(o)
     cleanups.push(() => backend.child.kill())
@@ -645,6 +677,19 @@ async function main () {
       for (const pid of [process.pid, backend.child.pid, probe.child.pid]) pin(rest, pid)
       result.pinned = { forwarders: last, benchmark: rest }
       log(`pinned: emote-sim and socat on CPU ${last}, the benchmark's processes on CPU ${rest}`)
+    }
+    if (o.priority) {
+      // SCHED_FIFO 1 for every thread of the forwarders (socat's children inherit it when they
+      // fork): the machine's other tasks wait for them on their CPU, not the other way round.
+      for (const pid of [simPid, socat.child.pid]) {
+        try {
+          execFileSync('chrt', ['-a', '-f', '-p', '1', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] })
+        } catch (e) {
+          throw new Error(`--priority: chrt -f 1 on pid ${pid} failed (it needs root or CAP_SYS_NICE): ${String(e.stderr || e.message).trim()}`)
+        }
+      }
+      result.priority = 'SCHED_FIFO 1'
+      log('priority: emote-sim and socat run SCHED_FIFO 1')
     }
     const phases = ['direct', 'socat', 'gate', 'gate+emotes', 'socket+emotes']
     const gateConnections = async () => {
