@@ -190,8 +190,12 @@ void hub::on_line(connection& c, std::string line) {
     handle_hello(cl, line);
     return;
   }
-  queue_.push_back(inbound{c.id(), inbound::kind::line, std::move(line)});
+  queue_line(c.id(), line);
   schedule_drain();
+}
+
+void hub::queue_line(std::uint64_t id, const std::string& line) {
+  queue_.push_back(inbound{id, inbound::kind::line, line.size(), protocol::decode_request(line)});
 }
 
 void hub::on_line_too_long(connection& c) {
@@ -209,7 +213,7 @@ void hub::on_line_too_long(connection& c) {
            close_reason::line_too_long);
     return;
   }
-  queue_.push_back(inbound{c.id(), inbound::kind::too_long, {}});
+  queue_.push_back(inbound{c.id(), inbound::kind::too_long, 0, std::nullopt});
   schedule_drain();
 }
 
@@ -219,7 +223,7 @@ void hub::on_eof(connection& c) {
     c.close_after(nullptr, close_reason::peer);
     return;
   }
-  queue_.push_back(inbound{c.id(), inbound::kind::eof, {}});
+  queue_.push_back(inbound{c.id(), inbound::kind::eof, 0, std::nullopt});
   schedule_drain();
 }
 
@@ -245,7 +249,7 @@ void hub::on_closed(connection& c) {
     clients_.erase(it);
   } else if (!cl.disconnected) {
     // Its players leave at the next tick boundary, after what it sent before.
-    queue_.push_back(inbound{c.id(), inbound::kind::closed, {}});
+    queue_.push_back(inbound{c.id(), inbound::kind::closed, 0, std::nullopt});
     schedule_drain();
   } else {
     clients_.erase(it);
@@ -383,14 +387,14 @@ void hub::process(inbound item) {
   }
   client& cl = it->second;
   if (cl.conn && (item.type == inbound::kind::line || item.type == inbound::kind::too_long)) {
-    cl.conn->applied(item.line.size());
+    cl.conn->applied(item.bytes);
   }
   if (cl.disconnected) {
     return;
   }
   switch (item.type) {
   case inbound::kind::line:
-    handle_request(cl, item.line);
+    handle_request(cl, *item.decoded);
     break;
   case inbound::kind::too_long:
     send_error(cl, {},
@@ -406,9 +410,8 @@ void hub::process(inbound item) {
   }
 }
 
-void hub::handle_request(client& cl, const std::string& line) {
+void hub::handle_request(client& cl, decoded_line& decoded) {
   const auto tick = host_.tick();
-  auto decoded = protocol::decode_request(line);
   if (!decoded) {
     send_error(cl, decoded.error().id, decoded.error().error, &decoded.error().subject);
     return;
@@ -552,7 +555,7 @@ void hub::internal_line(std::uint64_t id, std::string line) {
   if (stopping_) {
     return;
   }
-  queue_.push_back(inbound{id, inbound::kind::line, std::move(line)});
+  queue_line(id, line);
   schedule_drain();
 }
 

@@ -141,12 +141,18 @@ private:
     std::optional<api::tick_number> last_snapshot;
     std::function<void(std::string_view)> internal; ///< an in-process client's reply sink
   };
+  using decoded_line = core::result<protocol::request, protocol::decode_failure>;
   struct inbound {
     enum class kind : std::uint8_t { line, too_long, eof, closed };
     std::uint64_t conn = 0;
     inbound::kind type = kind::line;
-    std::string line;
+    std::size_t bytes = 0; ///< the line's size, for the connection's flow control
+    /// A line, decoded as it arrived: decoding depends on nothing but the line, so the tick only
+    /// applies what was decoded while it waited.
+    std::optional<decoded_line> decoded;
   };
+  /// Queue a line of a client that said hello, decoded now.
+  void queue_line(std::uint64_t id, const std::string& line);
 
   void handle_hello(client& cl, const std::string& line);
   /// Close the oldest connection still waiting for its hello (of `address` when given), if any.
@@ -156,7 +162,7 @@ private:
   void schedule_drain();
   void drain();
   void process(inbound item);
-  void handle_request(client& cl, const std::string& line);
+  void handle_request(client& cl, decoded_line& decoded);
   void disconnect(client& cl, close_reason why);
   void forget_if_done(std::uint64_t id);
 
