@@ -301,6 +301,17 @@ function processCpu (pid) {
   return s ? (s.utime + s.stime) / CLK_TCK : NaN
 }
 
+// Per CPU, the time the hypervisor ran something else while this CPU had work (/proc/stat's
+// steal column), in seconds: a virtual CPU that is not running holds every packet queued on it.
+function stealByCpu () {
+  const out = {}
+  for (const line of fs.readFileSync('/proc/stat', 'utf8').split('\n')) {
+    const m = /^cpu(\d+) (.*)$/.exec(line)
+    if (m) out[m[1]] = Number(m[2].trim().split(/\s+/)[7] ?? 0) / CLK_TCK
+  }
+  return out
+}
+
 function selfCpu () {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1e6
@@ -719,7 +730,7 @@ async function main () {
         await sleep(o.smoke ? 500 : 3000) // warm-up: emotes spawned, buffers grown
         const before = {
           sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
-          clients: selfCpu(), metrics: await histograms(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
+          clients: selfCpu(), metrics: await histograms(metricsPort), stats: await backend.stats(), load: os.loadavg()[0], steal: stealByCpu(),
           gauges: await gauges(metricsPort), at: performance.now()
         }
         clients.samples = []
@@ -733,7 +744,7 @@ async function main () {
         const socketSamples = probed.socketSamples.sort((a, b) => a - b)
         const after = {
           sim: processCpu(simPid), socat: treeCpu(socat.child.pid), backend: processCpu(backend.child.pid),
-          clients: selfCpu(), metrics: await histograms(metricsPort), stats: await backend.stats(), load: os.loadavg()[0],
+          clients: selfCpu(), metrics: await histograms(metricsPort), stats: await backend.stats(), load: os.loadavg()[0], steal: stealByCpu(),
           gauges: await gauges(metricsPort), at: performance.now()
         }
         const wall = (after.at - before.at) / 1000
@@ -765,6 +776,8 @@ async function main () {
           socket_errors: clients.errors.length + probed.errors,
           plugin_packets: clients.pluginPackets - pluginPackets0,
           load1: [before.load, after.load],
+          // ms of hypervisor steal per CPU over the window (the forwarders' CPU under --pin: result.pinned)
+          steal_ms: Object.fromEntries(Object.keys(after.steal).map((c) => [c, Math.round((after.steal[c] - before.steal[c]) * 1000)])),
           probes_received: clients.received - received0
         }
         result.phases.push(r)
@@ -776,6 +789,7 @@ async function main () {
           `p99 ${r.probe_latency_ms.p99.toFixed(3)} (${r.probe_latency_ms.samples}) | ${r.backend.mbytes.toFixed(1)} MB, ${r.backend.frames} frames, ${r.backend.skipped} skipped | ` +
           `tick mean ${r.tick.mean_ms.toFixed(3)} p95 ${r.tick.p95_ms.toFixed(3)} ms (${r.tick.p95_bucket}) | ` +
           (r.forward_delay.count ? `forward delay p99 ${r.forward_delay.p99_ms.toFixed(3)} ms (${r.forward_delay.p99_bucket}, ${r.forward_delay.count} writes) | ` : '') +
+          `steal ms ${Object.entries(r.steal_ms).map(([c, v]) => `cpu${c} ${v}`).join(' ')} | ` +
           `players ${r.engine.players} sessions ${r.engine.sessions} displays ${r.engine.displays} plugin packets ${r.plugin_packets} | load ${r.load1.map((x) => x.toFixed(2)).join('→')}`)
         clients.disconnect()
         await probe.ask({ op: 'disconnect' }, 'disconnected')
