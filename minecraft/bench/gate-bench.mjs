@@ -163,11 +163,11 @@ async function runBackend (o) {
       emptySkyLightMask: [], emptyBlockLightMask: [], skyLight: [], blockLight: []
     })))
   }
-  // The probe: the backend's clock in the last 8 bytes of a keep_alive's id, or in an update_time's
-  // world age, followed by an empty clock list (one byte).
+  // The probe (PROBES): the backend's clock in a keep_alive's id, or in an update_time's world age
+  // followed by an empty clock list; the timestamp is the first 8 bytes of the payload.
   const keepAlive = frame(packet('keep_alive', { keepAliveId: 0n }))
   const probeFrame = o.probePacket === 'keep_alive' ? keepAlive : frame(packet('update_time', { age: 0n, clockUpdates: [] }))
-  const probeStampAt = probeFrame.length - (o.probePacket === 'keep_alive' ? 8 : 9)
+  const probeStampAt = probeFrame.length - PROBES[o.probePacket].size
   const server = mc.createServer({ host: '127.0.0.1', port: 0, version: VERSION, 'online-mode': false, keepAlive: false, hideErrors: true, maxPlayers: 10000 })
   const players = new Map() // client -> {index, group, entityId, pos, yaw, sent: [pos, yaw], live}
   const stats = { bytes: 0, writes: 0, frames: 0, skipped: 0 }
@@ -441,8 +441,9 @@ function percentile (sorted, q) {
 
 // Reads a client connection's bytes as they arrive, before minecraft-protocol's streams: frames
 // split by their VarInt length, compression from the login's `compress` on; every uncompressed
-// probe packet (the PROBES entry: its id and where its timestamp is) carries the backend's clock. Only the arrival time counts, so the probe
-// measures the network path (and the forwarder) without the decoding queue of the process.
+// probe packet (its PROBES entry: the id and the payload's size) carries the backend's clock. Only
+// the arrival time counts, so the probe measures the network path (and the forwarder) without the
+// decoding queue of the process.
 class ProbeReader {
   constructor (probe, onProbe) {
     this.probe = probe

@@ -666,6 +666,7 @@ void gate_service::after_tick(const protocol::tick_output& t) {
   // that nor for the sockets. A player whose set-aside bytes pass the buffer limit (a clock.step
   // of many ticks) is injected at once, where the limit cuts a client that does not read.
   const render::render_output& o = *packets.output;
+  const bool inject_idle = inject_queue_.empty(); // no inject_some posted
   recipients_.resize(packets.names.size());
   resolved_.assign(packets.names.size(), 0);
   const auto pair_of = [&](std::uint32_t r) -> gate_service::pair* {
@@ -712,8 +713,7 @@ void gate_service::after_tick(const protocol::tick_output& t) {
     }
   }
   touched_.clear();
-  if (!inject_queue_.empty() && !inject_running_) {
-    inject_running_ = true;
+  if (inject_idle && !inject_queue_.empty()) {
     asio::post(io_, [this] { inject_some(); });
   }
 }
@@ -735,7 +735,6 @@ void gate_service::inject_some() {
   }
   inject_queue_.clear();
   inject_next_ = 0;
-  inject_running_ = false;
 }
 
 void gate_service::close() {

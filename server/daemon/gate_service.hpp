@@ -76,9 +76,9 @@ private:
   std::vector<std::shared_ptr<pair>> touched_; ///< the pairs this tick set packets aside for
   /// gate.md §5: the pairs whose set-aside packets wait to be injected, served a few at a time
   /// (`inject_some`) with the sockets' reads and writes in between.
+  /// Non-empty exactly while an `inject_some` is posted.
   std::vector<std::shared_ptr<pair>> inject_queue_;
   std::size_t inject_next_ = 0;
-  bool inject_running_ = false;
   void inject_some();
 };
 

@@ -410,7 +410,7 @@ void hub::process(inbound item) {
   }
 }
 
-void hub::handle_request(client& cl, decoded_line& decoded) {
+void hub::handle_request(client& cl, const decoded_line& decoded) {
   const auto tick = host_.tick();
   if (!decoded) {
     send_error(cl, decoded.error().id, decoded.error().error, &decoded.error().subject);

@@ -162,7 +162,7 @@ private:
   void schedule_drain();
   void drain();
   void process(inbound item);
-  void handle_request(client& cl, decoded_line& decoded);
+  void handle_request(client& cl, const decoded_line& decoded);
   void disconnect(client& cl, close_reason why);
   void forget_if_done(std::uint64_t id);
 
