@@ -3,8 +3,9 @@
 // clients (minecraft-protocol, protocol 775) walk through one `emote-sim serve --gate` in front of
 // a backend that sends ordinary play traffic, against the same clients connected directly and
 // through socat (a plain TCP forwarder), in the same run. It prints, per phase:
-//   * the forwarder's CPU time (utime + stime from /proc/PID/stat: emote-sim's process, or socat's
-//     listener and its forked children) per second of the measured window;
+//   * the forwarder's CPU time per second of the measured window: emote-sim's threads' run time
+//     (/proc/PID/task/*/schedstat), or socat's listener and its forked children (utime + stime
+//     from /proc/PID/stat, which also counts the children already reaped);
 //   * the latency of a timestamped packet the backend writes each tick to each client: the
 //     backend puts CLOCK_MONOTONIC (process.hrtime) into an update_time's world age (or, with
 //     --probe-packet keep_alive, a keep_alive's id) just before it writes, the client reads it when
@@ -296,7 +297,17 @@ function treeCpu (pid) {
   return ticks / CLK_TCK
 }
 
+// CPU seconds of one live process: the sum over its threads of the scheduler's run time
+// (/proc/PID/task/TID/schedstat, nanoseconds), so a short window with a few milliseconds of work
+// is not rounded to a whole clock tick; /proc/PID/stat's ticks where schedstat is not there.
 function processCpu (pid) {
+  try {
+    let ns = 0
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+    }
+    if (Number.isFinite(ns)) return ns / 1e9
+  } catch {}
   const s = procStat(pid)
   return s ? (s.utime + s.stime) / CLK_TCK : NaN
 }
