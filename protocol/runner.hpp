@@ -42,12 +42,6 @@ public:
   /// Run the rest of the tick: the Engine's frame, the renderer's packets and warnings (one tick
   /// composition for every consumer); valid until the next apply() or step().
   virtual const tick_output& step() = 0;
-  /// step() in two halves, for a server that serves its sockets in between (server/README.md,
-  /// "One thread"): begin_step() runs the Engine's step, finish_step() the rest (the renderer)
-  /// and returns what step() would have. Nothing else may touch the host between the two. A
-  /// host that does not split does the whole step in finish_step().
-  virtual void begin_step() {}
-  virtual const tick_output& finish_step() { return step(); }
   /// Whether anyone will receive the packets of the next step()s (render.md §6; until said
   /// otherwise, yes): a host told no builds none, with the same tracking and warnings.
   virtual void want_packets(bool wanted) { (void)wanted; }

@@ -588,30 +588,9 @@ void hub::on_timer() {
                  wake.behind, wake.skipped);
   }
   drain();
-  host_.begin_step();
-  tick_begun_ = clock_type::now() - t0;
-  // Handlers posted from a handler run after the reactor's next poll: the reads that arrived
-  // during the Engine's step (a gate's forwards) are served before the renderer's half.
-  asio::post(io_, [this, alive = std::weak_ptr<const bool>(alive_)] {
-    if (!alive.expired()) {
-      finish_tick();
-    }
-  });
-}
-
-void hub::finish_tick() {
-  if (!tick_begun_) {
-    return; // stop() finished it
-  }
-  const auto t1 = clock_type::now();
-  const auto begun = *tick_begun_;
-  tick_begun_.reset();
-  run_tick(true);
-  metrics_.tick_duration.observe(
-      std::chrono::duration<double>(begun + (clock_type::now() - t1)).count());
-  if (!stopping_) {
-    arm_timer();
-  }
+  run_tick();
+  metrics_.tick_duration.observe(std::chrono::duration<double>(clock_type::now() - t0).count());
+  arm_timer();
 }
 
 void hub::continue_steps() {
@@ -650,11 +629,11 @@ bool hub::packets_wanted() const {
   });
 }
 
-void hub::run_tick(bool begun) {
+void hub::run_tick() {
   const bool wanted = packets_wanted();
   host_.want_packets(wanted);
   metrics_.render_unbuilt_ticks_total += wanted ? 0 : 1;
-  const protocol::tick_output& t = begun ? host_.finish_step() : host_.step();
+  const protocol::tick_output& t = host_.step();
   const api::frame& f = *t.frame;
   const bool has_events = t.has_events();
   const protocol::frame_packets& packets = t.packets;
@@ -881,7 +860,6 @@ void hub::stop(std::function<void()> done) {
   for (auto& l : listeners_) {
     l->close();
   }
-  finish_tick(); // a tick whose Engine half ran ends first
   timer_.cancel();
   if (step_) {
     // A manual clock.step in progress ends here.

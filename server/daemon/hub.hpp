@@ -167,13 +167,8 @@ private:
   void forget_if_done(std::uint64_t id);
 
   void arm_timer();
-  /// A realtime tick, in two turns of the event loop: the inputs and the Engine's step, then
-  /// (finish_tick) the renderer and the frames, with the sockets served in between (server/
-  /// README.md, "One thread").
   void on_timer();
-  void finish_tick();
-  /// The tick's second half, or the whole tick unless `begun` (the Engine already stepped).
-  void run_tick(bool begun = false);
+  void run_tick();
   /// This tick's frame for `cl` with its snapshot after the tick's entries (render.md §4 rule 6).
   void send_with_snapshot(client& cl, const protocol::tick_output& t,
                           const protocol::frame_packets& snapshot);
@@ -217,11 +212,6 @@ private:
   protocol::frame_encoder encoder_;
 
   std::optional<tick_schedule> schedule_;
-  /// Between on_timer() and finish_tick(): the first half's duration (the tick's histogram
-  /// counts both halves, not the sockets served between them).
-  std::optional<std::chrono::steady_clock::duration> tick_begun_;
-  /// Expires with the hub: a finish_tick() posted before the hub went away does nothing.
-  std::shared_ptr<const bool> alive_ = std::make_shared<const bool>(true);
   boost::asio::steady_timer timer_;
 
   struct step_job {

@@ -108,8 +108,7 @@ std::string metrics::render() const {
   out += "\"} 1\n";
   tick_duration.render(
       out, "emote_sim_tick_duration_seconds",
-      "Wall time of one tick: inputs applied, engine step, render, frames encoded and queued "
-      "(a realtime tick's two halves, without the sockets served between them).");
+      "Wall time of one tick: inputs applied, engine step, frames encoded and queued.");
   scalar(out, "emote_sim_tick", "The engine tick now accepting inputs.", "gauge", tick);
   scalar(out, "emote_sim_ticks_total", "Ticks run.", "counter", ticks_total);
   scalar(out, "emote_sim_ticks_behind", "Whole ticks the realtime clock was late at the last tick.",

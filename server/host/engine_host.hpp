@@ -28,10 +28,6 @@ public:
     return engine_->last_unmatched();
   }
   const protocol::tick_output& step() override;
-  void begin_step() override { ticks_.engine_step(*engine_); }
-  const protocol::tick_output& finish_step() override {
-    return ticks_.render_step(*engine_, want_packets_);
-  }
   void want_packets(bool wanted) override { want_packets_ = wanted; }
   void shutdown() override { engine_->shutdown(); }
   [[nodiscard]] gauges gauge() const override;

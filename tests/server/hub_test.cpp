@@ -206,48 +206,6 @@ TEST_CASE("hub: a realtime server says so and counts ticks") {
   CHECK(ticks <= 10);
 }
 
-TEST_CASE("hub: a realtime tick serves the sockets between the Engine's step and the renderer") {
-  server_fixture f;
-  // A handler that becomes ready during the Engine's half (as a gate's backend read does) runs
-  // before the renderer's half ('f'), not after the whole tick.
-  f.run_on([&] {
-    f.host.on_begin_step = [&] { asio::post(f.io, [&] { f.host.calls += 'r'; }); };
-    f.host.calls.clear();
-    return 0;
-  });
-  std::this_thread::sleep_for(300ms);
-  std::string calls = f.run_on([&] {
-    f.host.on_begin_step = nullptr;
-    return f.host.calls;
-  });
-  calls.erase(0, calls.find('b')); // from the first whole tick
-  calls.erase(calls.rfind('b'));   // up to the last whole tick
-  REQUIRE(calls.size() >= 9);
-  for (std::size_t i = 0; i < calls.size(); i += 3) {
-    CHECK(calls.substr(i, 3) == "brf");
-  }
-}
-
-TEST_CASE("hub: a stop between a tick's halves finishes that tick first") {
-  server_fixture f;
-  bool stopped = false;
-  f.run_on([&] {
-    f.host.on_begin_step = [&] {
-      f.host.on_begin_step = nullptr;
-      f.host.calls.clear();
-      f.host.calls += 'b';
-      asio::post(f.io, [&] { f.server->stop([&] { stopped = true; }); });
-    };
-    return 0;
-  });
-  std::this_thread::sleep_for(300ms);
-  const auto [calls, done] = f.run_on([&] { return std::make_pair(f.host.calls, stopped); });
-  // The Engine's half, the renderer's (run by stop), then the stop's own whole tick; nothing
-  // after: the posted second half found its tick finished and the clock stopped.
-  CHECK(calls == "bfs");
-  CHECK(done);
-}
-
 TEST_CASE("hub: the handshake refuses and closes") {
   hub_settings s = manual();
   s.auth.controller_token = "c-secret";

@@ -10,7 +10,6 @@
 #include "protocol/runner.hpp"
 
 #include <chrono>
-#include <functional>
 #include <map>
 #include <string>
 #include <thread>
@@ -102,28 +101,7 @@ public:
     return r;
   }
 
-  /// What the hub called, in order ('b' begin_step, 'f' finish_step, 's' step), and a hook run
-  /// inside begin_step(): tests of the realtime tick's two halves (server/README.md).
-  std::string calls;
-  std::function<void()> on_begin_step;
-
-  void begin_step() override {
-    calls += 'b';
-    if (on_begin_step) {
-      on_begin_step();
-    }
-  }
-  const protocol::tick_output& finish_step() override {
-    calls += 'f';
-    return advance();
-  }
   const protocol::tick_output& step() override {
-    calls += 's';
-    return advance();
-  }
-
-private:
-  const protocol::tick_output& advance() {
     if (step_delay.count() > 0) {
       std::this_thread::sleep_for(step_delay);
     }
@@ -164,7 +142,6 @@ private:
     return out_;
   }
 
-public:
   void shutdown() override { stop_all(api::stop_reason::server_stopping); }
   [[nodiscard]] gauges gauge() const override {
     gauges g;
