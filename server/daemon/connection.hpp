@@ -128,9 +128,13 @@ public:
   /// Close at once; queued output is discarded.
   void close_now();
 
-  /// The handler applied one line it had received (`bytes` = its length): reading resumes when
-  /// the unapplied backlog is back within the limits.
+  /// The handler applied one line it had received (`bytes` = its length, plus what hold() added
+  /// for it): reading resumes when the unapplied backlog is back within the limits.
   void applied(std::size_t bytes);
+  /// The handler keeps `bytes` more for the line it was just given than the line's own length
+  /// (its decoded form, protocol.md §1): they count toward limits.max_inbound_bytes until
+  /// applied() gives them back.
+  void hold(std::size_t bytes) noexcept { unapplied_bytes_ += bytes; }
 
   [[nodiscard]] std::uint64_t id() const noexcept { return id_; }
   [[nodiscard]] const std::string& peer() const noexcept { return peer_; }

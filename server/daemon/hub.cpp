@@ -190,12 +190,18 @@ void hub::on_line(connection& c, std::string line) {
     handle_hello(cl, line);
     return;
   }
-  queue_line(c.id(), line);
+  c.hold(queue_line(c.id(), line) - line.size());
   schedule_drain();
 }
 
-void hub::queue_line(std::uint64_t id, const std::string& line) {
-  queue_.push_back(inbound{id, inbound::kind::line, line.size(), protocol::decode_request(line)});
+std::size_t hub::queue_line(std::uint64_t id, const std::string& line) {
+  // protocol.md §1: what waits is the decoded request, not the line: its fixed size (about
+  // 1.2 KiB, the largest request's) plus about the line's length of strings and arrays copied
+  // out of it. That is what the connection's flow control counts, so a flood of short lines
+  // pauses reading at limits.max_inbound_bytes of them too.
+  const std::size_t held = sizeof(inbound) + line.size();
+  queue_.push_back(inbound{id, inbound::kind::line, held, protocol::decode_request(line)});
+  return held;
 }
 
 void hub::on_line_too_long(connection& c) {

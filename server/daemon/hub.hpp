@@ -146,13 +146,13 @@ private:
     enum class kind : std::uint8_t { line, too_long, eof, closed };
     std::uint64_t conn = 0;
     inbound::kind type = kind::line;
-    std::size_t bytes = 0; ///< the line's size, for the connection's flow control
+    std::size_t bytes = 0; ///< what it holds, for the connection's flow control (queue_line)
     /// A line, decoded as it arrived: decoding depends on nothing but the line, so the tick only
     /// applies what was decoded while it waited.
     std::optional<decoded_line> decoded;
   };
-  /// Queue a line of a client that said hello, decoded now.
-  void queue_line(std::uint64_t id, const std::string& line);
+  /// Queue a line of a client that said hello, decoded now; returns the bytes it holds.
+  std::size_t queue_line(std::uint64_t id, const std::string& line);
 
   void handle_hello(client& cl, const std::string& line);
   /// Close the oldest connection still waiting for its hello (of `address` when given), if any.

@@ -33,6 +33,7 @@ public:
 
   void on_line(connection& c, std::string line) override {
     if (hold_) {
+      c.hold(hold_extra_);
       held_.emplace_back(c.shared_from_this(), std::move(line));
       return;
     }
@@ -58,11 +59,13 @@ public:
 
   // Test controls (called on the io thread through run_on).
   void hold(bool h) { hold_ = h; }
+  /// Each held line also holds this many bytes (as the hub's decoded requests do).
+  void hold_extra(std::size_t n) { hold_extra_ = n; }
   void release_held() {
     hold_ = false;
     auto held = std::move(held_);
     for (auto& [c, line] : held) {
-      handle(*c, line);
+      handle(*c, line, hold_extra_);
     }
   }
   std::size_t held_count() const { return held_.size(); }
@@ -76,8 +79,8 @@ public:
   std::size_t max_queued_ = 0;
 
 private:
-  void handle(connection& c, const std::string& line) {
-    c.applied(line.size());
+  void handle(connection& c, const std::string& line, std::size_t extra = 0) {
+    c.applied(line.size() + extra);
     if (line.starts_with("flood ")) {
       // flood COUNT SIZE lossy|strict
       int count = 0;
@@ -105,6 +108,7 @@ private:
   std::uint64_t next_id_ = 0;
   std::map<std::uint64_t, std::shared_ptr<connection>> conns_;
   bool hold_ = false;
+  std::size_t hold_extra_ = 0;
   long long next_tick_ = 0;
   std::vector<std::pair<std::shared_ptr<connection>, std::string>> held_;
 };
@@ -383,6 +387,55 @@ TEST_CASE("transport: inbound backpressure stops reading and never drops input")
     });
     while (auto line = c.read_line(50ms)) {
       in_order = in_order && line->starts_with("line " + std::to_string(got) + " ");
+      ++got;
+    }
+  }
+  writer.join();
+  CHECK(in_order);
+  CHECK(got == n);
+}
+
+TEST_CASE("transport: what the handler holds beside a line counts toward max_inbound_bytes") {
+  // 40,000 short lines are 440 KB, well within the byte limit on their own: only the 1,200
+  // bytes the handler holds for each (the hub's decoded request) make the backlog pass it.
+  connection_limits limits;
+  limits.max_inbound_messages = 1000000;
+  limits.max_inbound_bytes = 1 << 20;
+  fixture f(limits);
+  f.start({loopback()});
+  f.run_on([&] {
+    f.svc.hold(true);
+    f.svc.hold_extra(1200);
+    return 0;
+  });
+  auto c = f.client();
+  const int n = 40000;
+  std::thread writer([&] {
+    for (int i = 0; i < n; ++i) {
+      c.send_line("line " + std::to_string(i));
+    }
+  });
+  std::this_thread::sleep_for(500ms);
+  const auto [held, paused] = f.run_on([&] {
+    auto conn = f.svc.only_connection();
+    return std::make_pair(f.svc.held_count(), conn && conn->reading_paused());
+  });
+  CHECK(paused);
+  // Paused past 1 MiB / 1,211 bytes a line (about 870; a read's whole 64 KiB, up to 6,000 such
+  // lines, is kept), not after all 40,000 lines.
+  CHECK(held > limits.max_inbound_bytes / 1300);
+  CHECK(held < 8000);
+  // Applying them gives every held byte back: reading resumes and every line arrives, in order.
+  int got = 0;
+  bool in_order = true;
+  for (int round = 0; round < 200 && got < n; ++round) {
+    f.run_on([&] {
+      f.svc.release_held();
+      f.svc.hold(true);
+      return 0;
+    });
+    while (auto line = c.read_line(50ms)) {
+      in_order = in_order && *line == "line " + std::to_string(got);
       ++got;
     }
   }
